@@ -1,0 +1,3 @@
+from prism_slack.cli import main
+
+raise SystemExit(main())

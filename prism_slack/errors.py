@@ -1,0 +1,67 @@
+"""The one exception tree of PRISM for Slack.
+
+Adapters translate SDK errors into these (``raise ... from e``); the pipeline and the
+surfaces only ever catch ``PrismError`` subclasses.
+"""
+
+from __future__ import annotations
+
+
+class PrismError(Exception):
+    """Base of every error PRISM raises on purpose."""
+
+
+class ConfigError(PrismError):
+    """Configuration is missing or inconsistent."""
+
+
+class ReportError(PrismError):
+    """A report file is malformed. ``file``, ``path`` and ``problem`` say exactly where."""
+
+    def __init__(self, file: str, path: str, problem: str) -> None:
+        self.file = file
+        self.path = path
+        self.problem = problem
+        super().__init__(f"{file}: {path}: {problem}")
+
+
+class UnknownReportError(PrismError):
+    """No report with that slug; ``known`` lists the slugs there are."""
+
+    def __init__(self, slug: str, known: list[str]) -> None:
+        self.slug = slug
+        self.known = known
+        listing = ", ".join(known) if known else "none"
+        super().__init__(f"unknown report {slug!r} (known: {listing})")
+
+
+class AnswerParseError(PrismError):
+    """An answer does not follow the claim contract; the message names what is wrong."""
+
+
+class ModelError(PrismError):
+    """The model could not produce a usable answer (after retries)."""
+
+
+class ModelTimeout(ModelError):
+    """The model did not answer in time."""
+
+
+class ModelRateLimited(ModelError):
+    """The model kept answering 429 after retries."""
+
+
+class ModelOutputError(ModelError):
+    """The model answered, but not with the contract (prose, bad JSON, schema, blocked)."""
+
+    def __init__(self, message: str, raw: str = "") -> None:
+        self.raw = raw
+        super().__init__(message)
+
+
+class StoreUnavailable(PrismError):
+    """The state store (Redis) cannot be reached."""
+
+
+class LockTimeout(PrismError):
+    """A per-thread lock could not be taken in time."""

@@ -1,0 +1,191 @@
+"""The small interfaces the pipeline depends on (ports). Adapters live at the edge.
+
+- ``ReportStore``: reports by slug, company detection (``reports/store.py``).
+- ``StateStore``: bindings, history, event claims, locks, audit, feedback
+  (``state/redis_store.py``; the embedded default runs it on an in-memory Redis).
+- ``AnswerModel``: question + injected report → claim-contract ``Answer``
+  (``llm/offline.py``, ``llm/scripted.py``, ``llm/gemini.py``).
+- ``Judge``: one claim + only its cited values → ``JudgeVerdict``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from typing import Literal, Protocol
+
+from pydantic import BaseModel, ConfigDict
+
+from prism_slack.claims import Answer, Claim
+from prism_slack.evidence import Leaf
+from prism_slack.reports.model import Report
+from prism_slack.verdict import ClaimVerdict, Label, Method
+
+
+class Conversation(BaseModel):
+    """Where a turn happens. ``thread`` is ``None`` for a channel or DM as a whole."""
+
+    model_config = ConfigDict(frozen=True)
+
+    team: str
+    channel: str
+    thread: str | None = None
+
+    def channel_scope(self) -> Conversation:
+        return Conversation(team=self.team, channel=self.channel)
+
+
+class HistoryTurn(BaseModel):
+    """One earlier exchange of a conversation, as the model may see it."""
+
+    question: str
+    answer: str
+    report: str | None = None
+
+
+class Detection(BaseModel):
+    """Which company a message talks about. ``found`` has one slug; ``ambiguous`` several."""
+
+    status: Literal["found", "ambiguous", "none"]
+    slugs: list[str] = []
+
+
+class ReportStore(Protocol):
+    def get(self, slug: str) -> Report:
+        """The report with that slug; raises ``UnknownReportError``."""
+        ...
+
+    def all(self) -> list[Report]: ...
+
+    def detect(self, text: str) -> Detection: ...
+
+    def suggest(self, text: str, limit: int = 3) -> list[str]:
+        """Slugs of the companies whose names come closest to ``text``, best first."""
+        ...
+
+
+class ModelCall(BaseModel):
+    """One call to a model, as recorded in the audit record (never its text)."""
+
+    role: Literal["answer", "judge"]
+    model: str
+    ok: bool
+    latency_ms: float
+    error: str | None = None
+
+
+class WithheldClaim(BaseModel):
+    claim: Claim
+    reasons: list[str]
+
+
+class AuditRecord(BaseModel):
+    """What a turn retrieved and how it was decided (D4). Stored with every turn."""
+
+    turn_id: str
+    at: dt.datetime
+    conversation: Conversation
+    report: str | None
+    report_id: str | None
+    report_digest: str | None
+    evidence_root: str | None
+    model: str | None
+    prompt_digest: str | None
+    verdicts: list[ClaimVerdict] = []
+    withheld: list[WithheldClaim] = []
+    rewritten: int = 0
+    label: Label | None = None
+    method: Method | None = None
+    model_calls: list[ModelCall] = []
+    timings_ms: dict[str, float] = {}
+    outcome: str = "answered"
+
+
+class StateStore(Protocol):
+    """Conversation state. Every method may raise ``StoreUnavailable``."""
+
+    description: str
+
+    def ping(self) -> None: ...
+
+    def get_binding(self, where: Conversation) -> str | None: ...
+
+    def set_binding(self, where: Conversation, slug: str) -> None: ...
+
+    def clear_binding(self, where: Conversation) -> bool: ...
+
+    def history(self, conversation: Conversation) -> list[HistoryTurn]: ...
+
+    def append_history(self, conversation: Conversation, turn: HistoryTurn) -> None: ...
+
+    def engage(self, conversation: Conversation) -> None: ...
+
+    def is_engaged(self, conversation: Conversation) -> bool: ...
+
+    def claim_event(self, event_id: str) -> bool:
+        """True exactly once per ``event_id`` (within its TTL), across every worker."""
+        ...
+
+    def lock(self, conversation: Conversation, timeout_s: float) -> AbstractContextManager[None]:
+        """Per-thread lock; raises ``LockTimeout`` when not taken within ``timeout_s``."""
+        ...
+
+    def save_audit(self, record: AuditRecord) -> None: ...
+
+    def get_audit(self, turn_id: str) -> AuditRecord | None: ...
+
+    def save_feedback(self, turn_id: str, user: str, value: str) -> None: ...
+
+    def take_token(self, user: str) -> bool:
+        """Per-user rate limit (token bucket); False when the user must wait."""
+        ...
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """What a model is sent: system instruction and user content, and their digest."""
+
+    system: str
+    user: str
+    digest: str
+
+
+@dataclass(frozen=True)
+class AnswerRequest:
+    question: str
+    report: Report
+    prompt: Prompt
+    history: list[HistoryTurn] = field(default_factory=list)
+
+
+class AnswerModel(Protocol):
+    name: str
+
+    def answer(self, request: AnswerRequest) -> Answer:
+        """Raises ``ModelError`` (or a subclass) when no contract answer can be had."""
+        ...
+
+
+class JudgeVerdict(BaseModel):
+    """The judge's answer on one claim. A rewrite must cite the same fields."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    verdict: Literal["supported", "unsupported", "contradicted"]
+    rewrite: str | None = None
+
+
+@dataclass(frozen=True)
+class JudgeRequest:
+    claim: Claim
+    cited: list[Leaf]
+    prompt: Prompt
+
+
+class Judge(Protocol):
+    name: str
+
+    def judge(self, request: JudgeRequest) -> JudgeVerdict:
+        """Raises ``ModelError`` on failure; the pipeline then withholds the claim."""
+        ...

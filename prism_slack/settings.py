@@ -1,0 +1,42 @@
+"""Configuration, read once from the environment at the entry point and passed down."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+from typing_extensions import Annotated
+
+JudgeMode = Literal["auto", "always", "never"]
+
+DEFAULT_GEMINI_MODEL = "gemini-2.5-flash"
+
+
+class Settings(BaseSettings):
+    """Environment variables (DESIGN §10). Library code receives this, never ``os.environ``."""
+
+    model_config = SettingsConfigDict(env_file=None, extra="ignore", case_sensitive=False)
+
+    slack_bot_token: SecretStr | None = None
+    slack_signing_secret: SecretStr | None = None
+    slack_app_token: SecretStr | None = None
+    slack_api_url: str | None = None
+    redis_url: SecretStr | None = None
+    gemini_api_key: SecretStr | None = None
+    gemini_model: str = DEFAULT_GEMINI_MODEL
+    gemini_base_url: str | None = None
+    gemini_timeout_s: float = Field(default=30.0, gt=0)
+    prism_reports_dir: Path = Path("reports")
+    prism_judge: JudgeMode = "auto"
+    prism_allowed_teams: Annotated[list[str], NoDecode] = []
+    port: int = 3000
+    log_level: str = "INFO"
+
+    @field_validator("prism_allowed_teams", mode="before")
+    @classmethod
+    def _split(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [part.strip() for part in value.split(",") if part.strip()]
+        return value

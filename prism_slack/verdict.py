@@ -1,0 +1,93 @@
+"""Verdicts, rungs and labels (DESIGN §6 and §8): the verifier's output vocabulary."""
+
+from __future__ import annotations
+
+from enum import IntEnum, StrEnum
+
+from pydantic import BaseModel, ConfigDict
+
+from prism_slack.claims import Claim
+
+
+class Rung(StrEnum):
+    """How far a claim is linked to its evidence; each rung implies the ones before it.
+
+    A claim that cites nothing (coaching or ``absent``) stays UNLINKED even when it is
+    supported: the rung never claims a link that was not made.
+    """
+
+    UNLINKED = "UNLINKED"
+    POINTER_LINKED = "POINTER-LINKED"
+    ANCHOR_WARRANTED = "ANCHOR-WARRANTED"
+    EVIDENCE_WARRANTED = "EVIDENCE-WARRANTED"
+    ENTAILMENT_VERIFIED = "ENTAILMENT-VERIFIED"
+
+    @property
+    def order(self) -> int:
+        return _RUNG_ORDER[self]
+
+
+_RUNG_ORDER = {rung: i for i, rung in enumerate(Rung)}
+
+
+class Check(IntEnum):
+    """The hard checks, numbered as in DESIGN §6. A reason names its check."""
+
+    PARSES = 1
+    TEXT_NONEMPTY = 2
+    POINTERS_RESOLVE = 3
+    FACT_CITES = 4
+    ANCHOR_WARRANT = 5
+    ENTITY_WARRANT = 6
+    ATTRIBUTE_WARRANT = 7
+
+    @property
+    def slug(self) -> str:
+        return self.name.lower()
+
+
+class ClaimVerdict(BaseModel):
+    """The verifier's verdict on one claim."""
+
+    model_config = ConfigDict(frozen=True)
+
+    claim: Claim
+    rung: Rung
+    supported: bool
+    reasons: list[str]
+    """One line per failed check, each starting with the check's slug, e.g.
+    ``anchor_warrant: '$4.2M' matches no cited value``. Empty when supported."""
+
+
+class Label(StrEnum):
+    """The answer label (DESIGN §8). Honest names: never more than was checked."""
+
+    EVIDENCE_LINKED = "EVIDENCE-LINKED"
+    EVIDENCE_LINKED_PARTIAL = "EVIDENCE-LINKED-PARTIAL"
+    UNGROUNDED = "UNGROUNDED"
+    COACHING_ONLY = "COACHING-ONLY"
+
+
+class Method(StrEnum):
+    """What decided the posted claims: deterministic checks alone, or those plus a judge."""
+
+    DETERMINISTIC = "deterministic anchors"
+    JUDGE = "deterministic anchors + judge"
+
+
+def answer_label(verdicts: list[ClaimVerdict], *, altered: bool = False) -> Label:
+    """Label for an answer whose claims got ``verdicts``.
+
+    ``altered`` is true when the pipeline withheld or rewrote anything. An answer with
+    zero claims is UNGROUNDED, never a vacuous pass.
+    """
+    if not verdicts:
+        return Label.UNGROUNDED
+    facts = [v for v in verdicts if v.claim.kind == "fact"]
+    if not any(v.supported for v in facts):
+        if not facts and any(v.supported and v.claim.kind == "coaching" for v in verdicts):
+            return Label.COACHING_ONLY
+        return Label.UNGROUNDED
+    if altered or not all(v.supported for v in verdicts):
+        return Label.EVIDENCE_LINKED_PARTIAL
+    return Label.EVIDENCE_LINKED
