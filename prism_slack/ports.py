@@ -137,6 +137,10 @@ class StateStore(Protocol):
 
     def save_feedback(self, turn_id: str, user: str, value: str) -> None: ...
 
+    def get_feedback(self, turn_id: str) -> dict[str, str]:
+        """Feedback on a turn: user → value (empty when there is none)."""
+        ...
+
     def take_token(self, user: str) -> bool:
         """Per-user rate limit (token bucket); False when the user must wait."""
         ...

@@ -1,0 +1,375 @@
+"""A local fake of the Gemini ``generateContent`` endpoint, for tests and benches.
+
+``FakeGemini`` is a threaded HTTP server on ``127.0.0.1`` (a free port) that the real
+google-genai client talks to through ``HttpOptions(base_url=fake.base_url)``. It answers
+``POST /{api_version}/models/{model}:generateContent`` from a scripted queue, falling back
+to a default responder, and records every request (headers minus the API key).
+
+    with FakeGemini() as fake:
+        fake.answer({"claims": []})
+        fake.error(429, retry_delay=0.2)
+        ...
+
+A bench can answer every request after one second:
+
+    FakeGemini(default=lambda request: FakeResponse.answer(payload, delay_s=1.0))
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+import socket
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from types import TracebackType
+from typing import Any, Literal
+from urllib.parse import urlsplit
+
+API_KEY_HEADER = "x-goog-api-key"
+_PATH = re.compile(r"^/(?P<version>[^/]+)/models/(?P<model>[^/:]+):generateContent$")
+_STATUS_NAMES = {
+    400: "INVALID_ARGUMENT",
+    401: "UNAUTHENTICATED",
+    403: "PERMISSION_DENIED",
+    404: "NOT_FOUND",
+    429: "RESOURCE_EXHAUSTED",
+    500: "INTERNAL",
+    503: "UNAVAILABLE",
+    504: "DEADLINE_EXCEEDED",
+}
+RETRY_INFO_TYPE = "type.googleapis.com/google.rpc.RetryInfo"
+
+
+@dataclass(frozen=True)
+class RecordedRequest:
+    """One request the fake received. ``headers`` never hold the API key."""
+
+    method: str
+    path: str
+    api_version: str | None
+    model: str | None
+    headers: dict[str, str]
+    body: Any
+    api_key_sent: bool
+    received_at: float
+    """``time.monotonic()`` when the request arrived (to measure retry gaps)."""
+
+
+@dataclass(frozen=True)
+class FakeResponse:
+    """What the fake sends back: status, JSON (or raw text) body, headers, and a delay."""
+
+    status: int = 200
+    body: Any = field(default_factory=dict)
+    headers: dict[str, str] = field(default_factory=dict)
+    delay_s: float = 0.0
+    raw: bool = False
+    """Send ``body`` (a str) as is instead of JSON-encoding it."""
+
+    def with_delay(self, seconds: float) -> FakeResponse:
+        return replace(self, delay_s=seconds)
+
+    @classmethod
+    def answer(cls, payload: Any, *, delay_s: float = 0.0) -> FakeResponse:
+        """A candidate whose text is ``payload`` (JSON-encoded unless already a str)."""
+        text = payload if isinstance(payload, str) else json.dumps(payload)
+        body = {
+            "candidates": [
+                {
+                    "content": {"role": "model", "parts": [{"text": text}]},
+                    "finishReason": "STOP",
+                    "index": 0,
+                }
+            ],
+            "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5},
+            "modelVersion": "fake",
+        }
+        return cls(body=body, delay_s=delay_s)
+
+    @classmethod
+    def error(
+        cls,
+        status: int,
+        *,
+        message: str = "fake error",
+        retry_delay: float | None = None,
+        retry_after: str | None = None,
+        body: Any = None,
+        delay_s: float = 0.0,
+    ) -> FakeResponse:
+        """A Gemini-shaped error; ``retry_delay`` adds a ``google.rpc.RetryInfo`` detail."""
+        headers = {"Retry-After": retry_after} if retry_after is not None else {}
+        if body is not None:
+            return cls(status=status, body=body, headers=headers, delay_s=delay_s)
+        error: dict[str, Any] = {
+            "code": status,
+            "message": message,
+            "status": _STATUS_NAMES.get(status, "UNKNOWN"),
+        }
+        if retry_delay is not None:
+            error["details"] = [{"@type": RETRY_INFO_TYPE, "retryDelay": f"{retry_delay:g}s"}]
+        return cls(status=status, body={"error": error}, headers=headers, delay_s=delay_s)
+
+    @classmethod
+    def blocked(
+        cls, reason: str = "SAFETY", *, stage: Literal["prompt", "candidate"] = "prompt"
+    ) -> FakeResponse:
+        """A safety block: of the prompt (no candidates) or of the candidate (no text)."""
+        if stage == "prompt":
+            return cls(body={"promptFeedback": {"blockReason": reason}})
+        candidate = {
+            "finishReason": reason,
+            "index": 0,
+            "safetyRatings": [
+                {"category": "HARM_CATEGORY_DANGEROUS_CONTENT", "probability": "HIGH"}
+            ],
+        }
+        return cls(body={"candidates": [candidate]})
+
+    @classmethod
+    def empty(cls) -> FakeResponse:
+        """A 200 with no candidates at all."""
+        return cls(body={"candidates": [], "usageMetadata": {"promptTokenCount": 10}})
+
+
+Responder = Callable[[RecordedRequest], FakeResponse]
+
+
+@dataclass(frozen=True)
+class _Pause:
+    seconds: float
+
+
+def _default_responder(request: RecordedRequest) -> FakeResponse:
+    return FakeResponse.error(
+        500, message=f"FakeGemini: nothing scripted for request to {request.path}"
+    )
+
+
+class FakeGemini:
+    """Fake Gemini API server. Scripted steps are consumed in order, then ``default``."""
+
+    def __init__(self, default: Responder | FakeResponse | None = None) -> None:
+        self._lock = threading.Lock()
+        self._queue: deque[FakeResponse | _Pause] = deque()
+        self._requests: list[RecordedRequest] = []
+        self._closing = threading.Event()
+        self._conns: set[socket.socket] = set()
+        self.default: Responder = _as_responder(default) if default else _default_responder
+        self._server = _Server(("127.0.0.1", 0), _Handler)
+        self._server.fake = self
+        self._thread = threading.Thread(
+            target=self._server.serve_forever,
+            kwargs={"poll_interval": 0.05},
+            name="fake-gemini",
+        )
+        self._thread.start()
+
+    # -- lifecycle ---------------------------------------------------------------------
+    @property
+    def base_url(self) -> str:
+        host, port = self._server.server_address[:2]
+        return f"http://{host!s}:{port}"
+
+    def close(self) -> None:
+        """Stop serving, cut open connections and join every thread."""
+        if self._closing.is_set():
+            return
+        self._closing.set()
+        self._server.shutdown()
+        with self._lock:
+            conns = list(self._conns)
+        for conn in conns:
+            with contextlib.suppress(OSError):
+                conn.shutdown(socket.SHUT_RDWR)
+        self._server.server_close()
+        self._thread.join()
+
+    def __enter__(self) -> FakeGemini:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    # -- scripting ---------------------------------------------------------------------
+    def enqueue(self, response: FakeResponse) -> FakeGemini:
+        with self._lock:
+            self._queue.append(response)
+        return self
+
+    def answer(self, payload: Any, *, delay_s: float = 0.0) -> FakeGemini:
+        """Queue a 200 whose candidate text is ``payload`` (a JSON object, or raw text)."""
+        return self.enqueue(FakeResponse.answer(payload, delay_s=delay_s))
+
+    def error(
+        self,
+        status: int,
+        *,
+        message: str = "fake error",
+        retry_delay: float | None = None,
+        retry_after: str | None = None,
+        body: Any = None,
+    ) -> FakeGemini:
+        """Queue an error response (see ``FakeResponse.error``)."""
+        return self.enqueue(
+            FakeResponse.error(
+                status, message=message, retry_delay=retry_delay, retry_after=retry_after, body=body
+            )
+        )
+
+    def delay(self, seconds: float) -> FakeGemini:
+        """Wait ``seconds`` before sending the next response (scripted or default)."""
+        with self._lock:
+            self._queue.append(_Pause(seconds))
+        return self
+
+    def blocked(
+        self, reason: str = "SAFETY", *, stage: Literal["prompt", "candidate"] = "prompt"
+    ) -> FakeGemini:
+        return self.enqueue(FakeResponse.blocked(reason, stage=stage))
+
+    def empty(self) -> FakeGemini:
+        return self.enqueue(FakeResponse.empty())
+
+    # -- inspection --------------------------------------------------------------------
+    @property
+    def requests(self) -> list[RecordedRequest]:
+        with self._lock:
+            return list(self._requests)
+
+    @property
+    def pending(self) -> int:
+        """Scripted responses not yet sent."""
+        with self._lock:
+            return sum(isinstance(step, FakeResponse) for step in self._queue)
+
+    # -- serving (called from handler threads) -----------------------------------------
+    def _record(self, request: RecordedRequest) -> FakeResponse:
+        pause = 0.0
+        with self._lock:
+            self._requests.append(request)
+            scripted: FakeResponse | None = None
+            while self._queue:
+                step = self._queue.popleft()
+                if isinstance(step, _Pause):
+                    pause += step.seconds
+                    continue
+                scripted = step
+                break
+        response = scripted if scripted is not None else self.default(request)
+        return response.with_delay(response.delay_s + pause)
+
+    def _sleep(self, seconds: float) -> bool:
+        """Sleep unless the fake is closing; True when it should still answer."""
+        if seconds > 0:
+            self._closing.wait(seconds)
+        return not self._closing.is_set()
+
+    def _track(self, conn: socket.socket, add: bool) -> None:
+        with self._lock:
+            if add:
+                self._conns.add(conn)
+            else:
+                self._conns.discard(conn)
+
+
+def _as_responder(default: Responder | FakeResponse) -> Responder:
+    if isinstance(default, FakeResponse):
+        fixed = default
+        return lambda _request: fixed
+    return default
+
+
+class _Server(ThreadingHTTPServer):
+    # Non-daemon handler threads, joined by server_close(): nothing is left running.
+    daemon_threads = False
+    block_on_close = True
+    request_queue_size = 128  # a load bench opens many connections at once
+    fake: FakeGemini
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        # A client that hangs up mid-request (its timeout fired) is not an error here.
+        pass
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server: _Server
+
+    def setup(self) -> None:
+        super().setup()
+        self.server.fake._track(self.connection, add=True)
+
+    def finish(self) -> None:
+        try:
+            super().finish()
+        except OSError:
+            pass
+        finally:
+            self.server.fake._track(self.connection, add=False)
+
+    def log_message(self, format: str, *args: Any) -> None:  # quiet: tests read logs
+        pass
+
+    def do_POST(self) -> None:
+        fake = self.server.fake
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length) if length else b""
+        try:
+            body: Any = json.loads(raw) if raw else None
+        except json.JSONDecodeError:
+            body = raw.decode("utf-8", "replace")
+        path = urlsplit(self.path).path
+        match = _PATH.match(path)
+        headers = {k.lower(): v for k, v in self.headers.items()}
+        api_key_sent = bool(headers.pop(API_KEY_HEADER, ""))
+        request = RecordedRequest(
+            method="POST",
+            path=path,
+            api_version=match["version"] if match else None,
+            model=match["model"] if match else None,
+            headers=headers,
+            body=body,
+            api_key_sent=api_key_sent,
+            received_at=time.monotonic(),
+        )
+        if match is None:
+            with fake._lock:
+                fake._requests.append(request)
+            self._send(FakeResponse.error(404, message=f"no such endpoint: {path}"))
+            return
+        response = fake._record(request)
+        if fake._sleep(response.delay_s):
+            self._send(response)
+        else:
+            self.close_connection = True
+
+    def _send(self, response: FakeResponse) -> None:
+        if response.raw:
+            payload = str(response.body).encode()
+            content_type = "text/plain; charset=utf-8"
+        else:
+            payload = json.dumps(response.body).encode()
+            content_type = "application/json; charset=UTF-8"
+        try:
+            self.send_response(response.status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(payload)))
+            for name, value in response.headers.items():
+                self.send_header(name, value)
+            self.end_headers()
+            self.wfile.write(payload)
+            self.wfile.flush()
+        except OSError:  # the client gave up (e.g. its timeout fired) — nothing to do
+            self.close_connection = True

@@ -1,0 +1,439 @@
+"""The Gemini adapter: the real google-genai client against the local ``FakeGemini``."""
+
+from __future__ import annotations
+
+import logging
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx2
+import pytest
+from google.genai import errors as genai_errors
+from pydantic import SecretStr
+
+from prism_slack.claims import Answer, Claim, answer_json_schema
+from prism_slack.errors import (
+    ConfigError,
+    ModelError,
+    ModelOutputError,
+    ModelRateLimited,
+    ModelTimeout,
+)
+from prism_slack.evidence import Leaf
+from prism_slack.llm.gemini import GeminiAnswerModel, GeminiClient, GeminiJudge
+from prism_slack.ports import AnswerRequest, JudgeRequest, JudgeVerdict, Prompt
+from prism_slack.reports.model import build_report
+from prism_slack.settings import Settings
+from prism_slack.testing.fake_gemini import FakeGemini, FakeResponse
+
+KEY = "AIzaFAKE-test-key-0123456789"
+MODEL = "gemini-test-flash"
+SYSTEM = "You answer only from the audit report. SYSTEM-MARKER"
+USER = "What CRM do they use? USER-MARKER"
+REPORT = build_report(
+    "acme",
+    {
+        "company": {"name": "Acme Corp", "aliases": ["Acme"]},
+        "report": {"id": "r-1", "generated_at": "2026-03-09"},
+        "vendors": {"crm": "HubSpot"},
+    },
+)
+PROMPT = Prompt(system=SYSTEM, user=USER, digest="sha256:test")
+GOOD = {"claims": [{"text": "Their CRM is HubSpot.", "kind": "fact", "evidence": ["vendors.crm"]}]}
+REQUEST = AnswerRequest(question="What CRM do they use?", report=REPORT, prompt=PROMPT)
+JUDGE_REQUEST = JudgeRequest(
+    claim=Claim(text="Their CRM is HubSpot.", kind="fact", evidence=["vendors.crm"]),
+    cited=[Leaf("vendors.crm", "HubSpot")],
+    prompt=PROMPT,
+)
+
+
+@pytest.fixture
+def fake() -> Iterator[FakeGemini]:
+    with FakeGemini() as server:
+        yield server
+
+
+def make_client(fake: FakeGemini, **overrides: Any) -> GeminiClient:
+    values: dict[str, Any] = {
+        "api_key": SecretStr(KEY),
+        "model": MODEL,
+        "base_url": fake.base_url,
+        "timeout_s": 1.0,
+        "max_attempts": 3,
+        "max_total_s": 3.0,
+        "initial_backoff_s": 0.01,
+        "max_backoff_s": 0.05,
+    }
+    values.update(overrides)
+    return GeminiClient(**values)
+
+
+@pytest.fixture
+def client(fake: FakeGemini) -> Iterator[GeminiClient]:
+    with make_client(fake) as c:
+        yield c
+
+
+# -- the request ------------------------------------------------------------------------
+def test_request_carries_instruction_schema_model_and_no_tools(
+    fake: FakeGemini, client: GeminiClient
+) -> None:
+    fake.answer(GOOD)
+
+    answer = GeminiAnswerModel(client).answer(REQUEST)
+
+    assert answer == Answer.model_validate(GOOD)
+    [sent] = fake.requests
+    assert sent.model == MODEL
+    assert sent.path.endswith(f"/models/{MODEL}:generateContent")
+    body = sent.body
+    assert body["systemInstruction"]["parts"] == [{"text": SYSTEM}]
+    assert body["contents"] == [{"role": "user", "parts": [{"text": USER}]}]
+    config = body["generationConfig"]
+    assert config["responseMimeType"] == "application/json"
+    assert config["responseJsonSchema"] == answer_json_schema()
+    assert 0.0 <= config["temperature"] <= 0.2
+    assert config.get("candidateCount", 1) == 1
+    # L2 lock-down: nothing that lets the model call out.
+    assert "tools" not in body
+    assert "toolConfig" not in body
+    assert sent.api_key_sent
+    assert all(KEY not in value for value in sent.headers.values())
+
+
+def test_judge_sends_verdict_schema_and_parses_verdict(
+    fake: FakeGemini, client: GeminiClient
+) -> None:
+    fake.answer({"verdict": "contradicted", "rewrite": "Their CRM is HubSpot, per the audit."})
+
+    verdict = GeminiJudge(client).judge(JUDGE_REQUEST)
+
+    assert verdict == JudgeVerdict(
+        verdict="contradicted", rewrite="Their CRM is HubSpot, per the audit."
+    )
+    config = fake.requests[0].body["generationConfig"]
+    assert config["responseJsonSchema"] == JudgeVerdict.model_json_schema()
+    assert config["responseMimeType"] == "application/json"
+    assert "tools" not in fake.requests[0].body
+
+
+def test_names_are_the_model_id(client: GeminiClient) -> None:
+    assert GeminiAnswerModel(client).name == MODEL
+    assert GeminiJudge(client).name == MODEL
+    assert KEY not in repr(client)
+
+
+# -- retries ----------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("hint", "expected_wait"),
+    [
+        pytest.param({"retry_delay": 0.4}, 0.4, id="rpc-RetryInfo"),
+        pytest.param({"retry_after": "1"}, 1.0, id="Retry-After-header"),
+    ],
+)
+def test_429_waits_for_the_server_delay_then_succeeds(
+    fake: FakeGemini, client: GeminiClient, hint: dict[str, Any], expected_wait: float
+) -> None:
+    fake.error(429, message="Resource has been exhausted", **hint)
+    fake.answer(GOOD)
+
+    answer = GeminiAnswerModel(client).answer(REQUEST)
+
+    assert answer == Answer.model_validate(GOOD)
+    first, second = fake.requests
+    gap = second.received_at - first.received_at
+    # Honoured: at least the server's delay (the backoff alone would be ~0.01 s) ...
+    assert gap >= expected_wait - 0.02
+    # ... and not much more.
+    assert gap < expected_wait + 0.4
+
+
+def test_429_asking_beyond_the_budget_gives_up_at_once(fake: FakeGemini) -> None:
+    fake.error(429, retry_delay=30)
+    fake.answer(GOOD)
+    with make_client(fake, max_total_s=2.0) as client:
+        started = time.monotonic()
+        with pytest.raises(ModelRateLimited, match=r"30s exceeds the 2s budget") as info:
+            GeminiAnswerModel(client).answer(REQUEST)
+    assert time.monotonic() - started < 0.5
+    assert len(fake.requests) == 1
+    assert isinstance(info.value.__cause__, genai_errors.ClientError)
+
+
+def test_429_every_time_is_rate_limited_after_max_attempts(fake: FakeGemini) -> None:
+    fake.default = lambda _request: FakeResponse.error(429)
+    with (
+        make_client(fake, max_attempts=3) as client,
+        pytest.raises(ModelRateLimited, match="after 3 attempt"),
+    ):
+        GeminiAnswerModel(client).answer(REQUEST)
+    assert len(fake.requests) == 3
+
+
+def test_500_then_success_is_retried(fake: FakeGemini, client: GeminiClient) -> None:
+    fake.error(500, message="internal")
+    fake.answer(GOOD)
+
+    assert GeminiAnswerModel(client).answer(REQUEST) == Answer.model_validate(GOOD)
+    assert len(fake.requests) == 2
+
+
+def test_persistent_503_fails_after_max_attempts_in_bounded_time(fake: FakeGemini) -> None:
+    fake.default = lambda _request: FakeResponse.error(503, message="overloaded")
+    with make_client(fake, max_attempts=4) as client:
+        started = time.monotonic()
+        with pytest.raises(ModelError, match="HTTP 503") as info:
+            GeminiAnswerModel(client).answer(REQUEST)
+    assert type(info.value) is ModelError
+    assert len(fake.requests) == 4
+    assert time.monotonic() - started < 1.0
+    assert isinstance(info.value.__cause__, genai_errors.ServerError)
+
+
+def test_slow_server_raises_model_timeout(fake: FakeGemini) -> None:
+    fake.default = lambda _request: FakeResponse.answer(GOOD, delay_s=2.0)
+    with make_client(fake, timeout_s=0.2, max_attempts=2) as client:
+        started = time.monotonic()
+        with pytest.raises(ModelTimeout) as info:
+            GeminiAnswerModel(client).answer(REQUEST)
+    assert time.monotonic() - started < 1.0
+    assert len(fake.requests) == 2  # timeouts are retried, within the attempts
+    assert isinstance(info.value.__cause__, httpx2.TimeoutException)
+
+
+def test_total_budget_cuts_the_last_attempt_short(fake: FakeGemini) -> None:
+    fake.default = lambda _request: FakeResponse.answer(GOOD, delay_s=5.0)
+    with make_client(fake, timeout_s=5.0, max_attempts=5, max_total_s=0.4) as client:
+        started = time.monotonic()
+        with pytest.raises(ModelTimeout):
+            GeminiAnswerModel(client).answer(REQUEST)
+    assert time.monotonic() - started < 0.8
+
+
+def test_unreachable_server_is_a_model_error() -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    client = GeminiClient(
+        api_key=KEY,
+        model=MODEL,
+        base_url=f"http://127.0.0.1:{port}",
+        max_attempts=2,
+        initial_backoff_s=0.01,
+        max_backoff_s=0.02,
+    )
+    with client, pytest.raises(ModelError, match="could not reach Gemini") as info:
+        GeminiAnswerModel(client).answer(REQUEST)
+    assert isinstance(info.value.__cause__, httpx2.TransportError)
+
+
+# -- the model answered, but not with the contract ----------------------------------------
+OUTPUT_CASES = [
+    pytest.param(FakeResponse.answer('{"claims": [{"text": '), "not valid JSON", id="bad-json"),
+    pytest.param(
+        FakeResponse.answer({"claims": [{"text": "x", "kind": "opinion", "evidence": []}]}),
+        r"claims\[0\]\.kind",
+        id="schema-violation",
+    ),
+    pytest.param(FakeResponse.answer({"answer": "HubSpot"}), "claims", id="wrong-shape"),
+    pytest.param(
+        FakeResponse.answer("Their CRM is HubSpot, as far as I know."),
+        "not valid JSON",
+        id="prose",
+    ),
+    pytest.param(FakeResponse.empty(), "no candidates", id="no-candidates"),
+    pytest.param(FakeResponse.blocked(), "blocked the prompt: block_reason=SAFETY", id="blocked"),
+    pytest.param(
+        FakeResponse.blocked(stage="candidate"),
+        "blocked by safety filters: finish_reason=SAFETY",
+        id="candidate-blocked",
+    ),
+    pytest.param(
+        FakeResponse(
+            body={"candidates": [{"content": {"role": "model", "parts": [{"text": " "}]}}]}
+        ),
+        "carries no text",
+        id="blank-text",
+    ),
+    pytest.param(
+        FakeResponse(
+            body={
+                "candidates": [
+                    {
+                        "content": {"role": "model", "parts": [{"text": '{"claims": [{"te'}]},
+                        "finishReason": "MAX_TOKENS",
+                    }
+                ]
+            }
+        ),
+        "stopped early: finish_reason=MAX_TOKENS",
+        id="truncated",
+    ),
+    pytest.param(
+        FakeResponse(
+            body={
+                "candidates": [
+                    {
+                        "content": {
+                            "role": "model",
+                            "parts": [{"functionCall": {"name": "search", "args": {}}}],
+                        },
+                        "finishReason": "STOP",
+                    }
+                ]
+            }
+        ),
+        "attempted a tool call",
+        id="function-call",
+    ),
+]
+
+
+@pytest.mark.parametrize(("response", "message"), OUTPUT_CASES)
+def test_output_that_breaks_the_contract_is_a_model_output_error(
+    fake: FakeGemini, client: GeminiClient, response: FakeResponse, message: str
+) -> None:
+    fake.enqueue(response)
+    fake.answer(GOOD)  # would be returned if the adapter wrongly retried
+
+    with pytest.raises(ModelOutputError, match=message):
+        GeminiAnswerModel(client).answer(REQUEST)
+    assert len(fake.requests) == 1
+
+
+def test_output_error_keeps_the_raw_text_truncated(fake: FakeGemini, client: GeminiClient) -> None:
+    prose = "Sure! " + "blah " * 1000
+    fake.answer(prose)
+    with pytest.raises(ModelOutputError) as info:
+        GeminiAnswerModel(client).answer(REQUEST)
+    assert info.value.raw == prose[:2000]
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        pytest.param({"verdict": "maybe"}, id="unknown-verdict"),
+        pytest.param({"verdict": "supported", "why": "x"}, id="extra-field"),
+        pytest.param("It is supported.", id="prose"),
+    ],
+)
+def test_invalid_judge_output_is_a_model_output_error(
+    fake: FakeGemini, client: GeminiClient, payload: object
+) -> None:
+    fake.answer(payload)
+    with pytest.raises(ModelOutputError, match="judge verdict is not valid"):
+        GeminiJudge(client).judge(JUDGE_REQUEST)
+
+
+# -- client errors are not retried --------------------------------------------------------
+API_KEY_INVALID = {
+    "error": {
+        "code": 400,
+        "message": "API key not valid. Please pass a valid API key.",
+        "status": "INVALID_ARGUMENT",
+        "details": [
+            {"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "API_KEY_INVALID"}
+        ],
+    }
+}
+
+
+@pytest.mark.parametrize(
+    ("response", "message"),
+    [
+        pytest.param(
+            FakeResponse.error(400, message="bad schema"), "HTTP 400.*bad schema", id="400"
+        ),
+        pytest.param(FakeResponse.error(400, body=API_KEY_INVALID), "GEMINI_API_KEY", id="bad-key"),
+        pytest.param(FakeResponse.error(401), "check GEMINI_API_KEY", id="401"),
+        pytest.param(FakeResponse.error(403), "check GEMINI_API_KEY", id="403"),
+        pytest.param(FakeResponse.error(404), "check GEMINI_MODEL", id="404"),
+    ],
+)
+def test_client_errors_are_model_errors_and_not_retried(
+    fake: FakeGemini, client: GeminiClient, response: FakeResponse, message: str
+) -> None:
+    fake.enqueue(response)
+    fake.answer(GOOD)
+
+    with pytest.raises(ModelError, match=message) as info:
+        GeminiAnswerModel(client).answer(REQUEST)
+    assert type(info.value) is ModelError
+    assert isinstance(info.value.__cause__, genai_errors.ClientError)
+    assert len(fake.requests) == 1
+
+
+# -- logs --------------------------------------------------------------------------------
+def test_one_info_line_per_call_and_never_the_key_or_text(
+    fake: FakeGemini, client: GeminiClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    fake.error(429, retry_delay=0.01)
+    fake.answer(GOOD)
+    fake.error(401, message="API key not valid")
+    model = GeminiAnswerModel(client)
+
+    model.answer(REQUEST)
+    with pytest.raises(ModelError):
+        model.answer(REQUEST)
+
+    assert KEY not in caplog.text
+    for record in caplog.records:
+        assert KEY not in record.getMessage()
+    ours = [r for r in caplog.records if r.name == "prism_slack.llm.gemini"]
+    assert [r.levelno for r in ours] == [logging.INFO] * 3
+    lines = [r.getMessage() for r in ours]
+    assert ["attempt=1 status=429" in lines[0], "attempt=2 status=200" in lines[1]] == [True] * 2
+    assert "attempt=1 status=401" in lines[2]
+    assert all(f"model={MODEL} role=answer" in line and "latency_ms=" in line for line in lines)
+    info_text = "\n".join(r.getMessage() for r in caplog.records if r.levelno >= logging.INFO)
+    for secret in ("SYSTEM-MARKER", "USER-MARKER", "HubSpot"):
+        assert secret not in info_text
+
+
+# -- construction ------------------------------------------------------------------------
+def test_from_settings_builds_a_client_and_requires_a_key(fake: FakeGemini) -> None:
+    settings = Settings(
+        gemini_api_key=SecretStr(KEY), gemini_model=MODEL, gemini_base_url=fake.base_url
+    )
+    fake.answer(GOOD)
+    with GeminiClient.from_settings(settings, initial_backoff_s=0.01) as client:
+        assert client.model == MODEL
+        assert GeminiAnswerModel(client).answer(REQUEST) == Answer.model_validate(GOOD)
+
+    with pytest.raises(ConfigError, match="GEMINI_API_KEY"):
+        GeminiClient.from_settings(Settings(gemini_api_key=None))
+    with pytest.raises(ConfigError, match="GEMINI_API_KEY"):
+        GeminiClient(api_key=" ", model=MODEL)
+
+
+# -- the fake itself ---------------------------------------------------------------------
+def test_fake_closes_fast_with_a_request_in_flight_and_leaves_no_threads() -> None:
+    before = set(threading.enumerate())
+    fake = FakeGemini(default=FakeResponse.answer(GOOD, delay_s=30.0))
+    client = make_client(fake, timeout_s=0.2, max_attempts=1)
+    with client, pytest.raises(ModelTimeout):
+        GeminiAnswerModel(client).answer(REQUEST)
+    started = time.monotonic()
+    fake.close()
+    assert time.monotonic() - started < 1.0
+    assert set(threading.enumerate()) <= before
+
+
+def test_fake_delay_applies_to_the_next_response(fake: FakeGemini, client: GeminiClient) -> None:
+    fake.delay(0.3).answer(GOOD)
+    started = time.monotonic()
+    GeminiAnswerModel(client).answer(REQUEST)
+    assert time.monotonic() - started >= 0.3
+    assert fake.pending == 0
+
+
+def test_unreadable_200_body_is_a_model_error(fake: FakeGemini, client: GeminiClient) -> None:
+    fake.enqueue(FakeResponse(body="<html>proxy error</html>", raw=True))
+    with pytest.raises(ModelError, match="cannot be read"):
+        GeminiAnswerModel(client).answer(REQUEST)
+    assert len(fake.requests) == 1
