@@ -1,0 +1,182 @@
+"""What a rendered turn shows, decided once for every surface (DESIGN §8).
+
+``build_view`` turns a ``TurnResult`` into a ``View``: the header, notice, answer lines,
+coaching lines, footnotes, withheld count and label line, as RAW text (not escaped for any
+surface). The terminal and Block Kit renderers only lay a ``View`` out, so both always show
+the same content. Withheld claims contribute their count, never their text.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+from prism_slack.claims import ClaimKind
+from prism_slack.pipeline.result import Footnote, Outcome, PostedClaim, TurnResult
+from prism_slack.render.split import clip
+from prism_slack.verdict import Label, Method
+
+FOOTNOTE_VALUE_CHARS = 200
+"""A footnote shows at most this much of a cited value."""
+FOOTNOTE_PATH_CHARS = 160
+COMPANY_CHARS = 60
+REPORT_ID_CHARS = 40
+CANDIDATE_CHARS = 100
+HEADER_SEPARATOR = " · "
+NO_ANSWER_TEXT = "No verified answer to show."
+COACHING_TITLE = "Coaching"
+REWORDED_MARK = "(reworded)"
+EMPTY_VALUE = "(empty)"
+
+_DEFAULT_MESSAGES = {
+    Outcome.NEEDS_BINDING: "No report is bound here yet: name a company, or bind one.",
+    Outcome.AMBIGUOUS: "More than one company fits: which one do you mean?",
+    Outcome.FAILED: "Something went wrong on my side; please try again.",
+    Outcome.REFUSED: "I can't answer that here.",
+}
+_FALLBACK_MESSAGE = "I couldn't answer that."
+
+
+class ViewLine(BaseModel):
+    """One posted claim as shown: a single line of text and its footnote numbers."""
+
+    model_config = ConfigDict(frozen=True)
+
+    text: str
+    kind: ClaimKind
+    citations: list[int]
+    rewritten: bool = False
+
+
+class View(BaseModel):
+    """The content of one rendered reply, surface-neutral and unescaped."""
+
+    model_config = ConfigDict(frozen=True)
+
+    outcome: Outcome
+    header: list[str] = []
+    """Company, report id, report date — the parts that exist, in that order."""
+    notice: str | None = None
+    message: str | None = None
+    """For every outcome but ANSWERED: the whole reply."""
+    candidates: list[str] = []
+    claims: list[ViewLine] = []
+    """The posted claims, in the order they were posted."""
+    footnotes: list[Footnote] = []
+    """Values flattened to one line and clipped to ``FOOTNOTE_VALUE_CHARS``."""
+    withheld: int = 0
+    label: Label | None = None
+    label_title: str | None = None
+    """The label's name as shown (``EVIDENCE-LINKED``, ``Coaching only``)."""
+    label_text: str | None = None
+    """The whole label line; it starts with ``label_title``."""
+    cut: int = 0
+    """How many posted claims were left out to fit the surface."""
+
+    @property
+    def answered(self) -> bool:
+        return self.outcome is Outcome.ANSWERED
+
+    @property
+    def answer(self) -> list[ViewLine]:
+        """Facts and ``absent`` claims, in order."""
+        return [line for line in self.claims if line.kind != "coaching"]
+
+    @property
+    def coaching(self) -> list[ViewLine]:
+        return [line for line in self.claims if line.kind == "coaching"]
+
+    @property
+    def empty_answer(self) -> bool:
+        return self.answered and not self.claims
+
+    def keep(self, count: int) -> View:
+        """This view with only its first ``count`` claims and the footnotes they cite."""
+        shown = self.claims[: max(count, 0)]
+        cited = {n for line in shown for n in line.citations}
+        return self.model_copy(
+            update={
+                "claims": shown,
+                "footnotes": [f for f in self.footnotes if f.n in cited],
+                "cut": self.cut + len(self.claims) - len(shown),
+            }
+        )
+
+
+def build_view(result: TurnResult) -> View:
+    """The view of ``result``: what any surface shows of it."""
+    header = _header(result)
+    notice = result.notice.strip() if result.notice and result.notice.strip() else None
+    if result.outcome is not Outcome.ANSWERED:
+        message = (result.message or "").strip() or _DEFAULT_MESSAGES.get(
+            result.outcome, _FALLBACK_MESSAGE
+        )
+        return View(
+            outcome=result.outcome,
+            header=header,
+            notice=notice,
+            message=message,
+            candidates=[clip(one_line(c), CANDIDATE_CHARS) for c in result.candidates],
+        )
+    return View(
+        outcome=result.outcome,
+        header=header,
+        notice=notice,
+        claims=[_line(c) for c in result.posted],
+        footnotes=[_footnote(f) for f in result.footnotes],
+        withheld=len(result.withheld),
+        label=result.label,
+        label_title=label_title(result.label) if result.label else None,
+        label_text=label_text(result.label, result.method) if result.label else None,
+    )
+
+
+def label_title(label: Label) -> str:
+    return "Coaching only" if label is Label.COACHING_ONLY else label.value
+
+
+def label_text(label: Label, method: Method | None) -> str:
+    """The label line: what the label means and what decided it, in plain words."""
+    title = label_title(label)
+    if label is Label.COACHING_ONLY:
+        return f"{title} — no report facts stated"
+    if label is Label.UNGROUNDED:
+        return f"{title} — nothing in this reply is backed by the report"
+    return f"{title} · via {method.value}" if method else title
+
+
+def withheld_text(count: int) -> str:
+    noun = "claim" if count == 1 else "claims"
+    return f"⚠ {count} {noun} withheld — could not be verified against the report."
+
+
+def one_line(text: str) -> str:
+    """``text`` with every run of whitespace (newlines included) made a single space."""
+    return " ".join(text.split())
+
+
+def _header(result: TurnResult) -> list[str]:
+    if not result.company:
+        return []
+    parts = [clip(one_line(result.company), COMPANY_CHARS)]
+    if result.report_id:
+        parts.append(clip(one_line(result.report_id), REPORT_ID_CHARS))
+    if result.report_date:
+        parts.append(result.report_date.isoformat())
+    return parts
+
+
+def _line(claim: PostedClaim) -> ViewLine:
+    return ViewLine(
+        text=one_line(claim.text),
+        kind=claim.kind,
+        citations=list(claim.citations),
+        rewritten=claim.rewritten,
+    )
+
+
+def _footnote(footnote: Footnote) -> Footnote:
+    return Footnote(
+        n=footnote.n,
+        path=clip(one_line(footnote.path), FOOTNOTE_PATH_CHARS),
+        value=clip(one_line(footnote.value), FOOTNOTE_VALUE_CHARS) or EMPTY_VALUE,
+    )
