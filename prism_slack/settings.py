@@ -32,7 +32,8 @@ class Settings(BaseSettings):
     prism_judge: JudgeMode = "auto"
     prism_allowed_teams: Annotated[list[str], NoDecode] = []
     port: int = 3000
-    log_level: str = "INFO"
+    log_level: str | None = None
+    """LOG_LEVEL; by default INFO for the servers and WARNING for terminal commands."""
 
     @field_validator("prism_allowed_teams", mode="before")
     @classmethod

@@ -23,6 +23,8 @@ class Outcome(StrEnum):
     """Something outside the rep's control failed (store down, model down, lock timeout)."""
     REFUSED = "refused"
     """The request is not allowed here (rate limit, access control)."""
+    INVALID = "invalid"
+    """The message cannot be answered as it is (empty)."""
 
 
 class Footnote(BaseModel):

@@ -1,0 +1,117 @@
+"""Turn bench: non-model time of a turn, model calls per turn, and injected-report size.
+
+Prints, in one run:
+1. p50/p99 of a whole turn's wall time with a zero-latency scripted model and a 10-claim
+   answer (so all of it is PRISM's own time: binding, inject, verify, judge stage, compose,
+   audit and history writes to the in-memory store);
+2. model calls per turn (answer + judge) over a mix of clean and fabricated scripted answers,
+   under PRISM_JUDGE=auto and =always;
+3. the size of the injected report: compact ``path = value`` listing vs raw JSON.
+
+Usage: python bench/turn_bench.py [--turns N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from pathlib import Path
+
+from prism_slack.claims import Answer, Claim
+from prism_slack.llm.scripted import ScriptedJudge, ScriptedModel
+from prism_slack.pipeline.inject import report_listing
+from prism_slack.pipeline.turn import TurnDeps, run_turn
+from prism_slack.ports import Conversation, JudgeVerdict
+from prism_slack.reports.store import FileReportStore
+from prism_slack.state.redis_store import memory_store
+
+ROOT = Path(__file__).resolve().parent.parent
+REPORTS = FileReportStore(ROOT / "reports")
+SLUG = "northwind-outfitters"
+
+CLEAN = [
+    Claim(text="Their site search runs on Algolia.", kind="fact", evidence=["vendors.search"]),
+    Claim(text="Their CRM is HubSpot.", kind="fact", evidence=["vendors.crm"]),
+    Claim(text="Revenue was $412.5M.", kind="fact", evidence=["financials.revenue_usd"]),
+    Claim(text="Revenue fell 5%.", kind="fact", evidence=["financials.revenue_growth_pct"]),
+    Claim(text="Gross margin is 41.2%.", kind="fact", evidence=["financials.gross_margin"]),
+    Claim(text="Membership ARR is $4.1M.", kind="fact", evidence=["financials.membership_arr_usd"]),
+    Claim(text="Search relevance scores 4 out of 10.", kind="fact",
+          evidence=["scores.search_relevance", "scores.max"]),
+    Claim(text="Priya Raman is the Chief Digital Officer.", kind="fact",
+          evidence=["stakeholders[0].name", "stakeholders[0].title"]),
+    Claim(text="Site search returns nothing for more than one query in ten.", kind="fact",
+          evidence=["findings[0].title"]),
+    Claim(text="Open with the search finding and ask who owns merchandising.", kind="coaching",
+          evidence=["findings[0].title"]),
+]
+FABRICATED = [
+    Claim(text="Revenue was $415.5M.", kind="fact", evidence=["financials.revenue_usd"]),
+    Claim(text="Their site search runs on Coveo.", kind="fact", evidence=["vendors.search"]),
+    Claim(text="Revenue grew 5%.", kind="fact", evidence=["financials.revenue_growth_pct"]),
+]
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+def non_model_time(turns: int) -> tuple[float, float]:
+    answer = Answer(claims=CLEAN)
+    deps = TurnDeps(
+        reports=REPORTS, state=memory_store(), model=ScriptedModel([answer], repeat=True)
+    )
+    times = []
+    for i in range(turns + 20):
+        where = Conversation(team="T", channel="C", thread=str(i % 50))
+        started = time.perf_counter()
+        result = run_turn("What do they use for search?", where, deps, report=SLUG)
+        elapsed = (time.perf_counter() - started) * 1000
+        assert len(result.posted) == len(CLEAN), result.withheld
+        if i >= 20:  # warm-up: index built, caches filled
+            times.append(elapsed)
+    return percentile(times, 50), percentile(times, 99)
+
+
+def calls_per_turn(mode: str, answers: list[Answer]) -> float:
+    judge = ScriptedJudge([JudgeVerdict(verdict="supported")], repeat=True)
+    model = ScriptedModel(answers)
+    deps = TurnDeps(
+        reports=REPORTS, state=memory_store(), model=model, judge=judge, judge_mode=mode  # type: ignore[arg-type]
+    )
+    calls = 0
+    for i in range(len(answers)):
+        where = Conversation(team="T", channel="C", thread=str(i))
+        calls += len(run_turn("q", where, deps, report=SLUG).model_calls)
+    return calls / len(answers)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--turns", type=int, default=500)
+    args = parser.parse_args()
+
+    p50, p99 = non_model_time(args.turns)
+    print(f"non-model turn time, 10-claim answer, {args.turns} turns: "
+          f"p50 {p50:.2f} ms  p99 {p99:.2f} ms  (target p50 < 5 ms)")
+
+    clean = [Answer(claims=CLEAN[i : i + 3]) for i in range(0, 9, 3)] * 10
+    mixed = clean + [Answer(claims=[CLEAN[0], bad]) for bad in FABRICATED] * 10
+    for mode in ("auto", "always"):
+        print(f"model calls per turn, judge={mode}: clean {calls_per_turn(mode, clean):.2f}"
+              f"  clean+fabricated {calls_per_turn(mode, mixed):.2f}")
+    print("  (target: at most 1.2 calls per turn on clean answers under auto)")
+
+    for report in REPORTS.all():
+        raw = json.dumps(report.data, indent=2, ensure_ascii=False)
+        listing = report_listing(report)
+        print(f"injected size {report.slug}: listing {len(listing):,} chars vs raw JSON "
+              f"{len(raw):,} chars = {len(listing) / len(raw):.2f}x  "
+              f"(~{len(listing) // 4:,} vs ~{len(raw) // 4:,} tokens at 4 chars/token)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,97 @@
+"""`prism chat`: a terminal conversation that behaves like a Slack thread.
+
+Commands: `/bind <company>`, `/reports`, `/quit` (or Ctrl-D). Anything else is a question.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import sys
+import threading
+import uuid
+from typing import Any, TextIO
+
+from prism_slack.cli.ask_cmd import add_reports_dir, deps_for
+from prism_slack.errors import PrismError, StoreUnavailable
+from prism_slack.pipeline.binding import bind_company
+from prism_slack.pipeline.result import TurnResult
+from prism_slack.pipeline.turn import TurnDeps, run_turn
+from prism_slack.ports import Conversation
+from prism_slack.render.text import render_text
+from prism_slack.settings import Settings
+
+HELP = "Ask about the prospect, or: /bind <company> · /reports · /quit"
+
+
+def register(sub: Any) -> None:
+    parser: argparse.ArgumentParser = sub.add_parser(
+        "chat", help="a terminal conversation", description=__doc__
+    )
+    parser.add_argument("--report", metavar="SLUG", help="start bound to this report")
+    add_reports_dir(parser)
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace, settings: Settings) -> int:
+    try:
+        deps = deps_for(args, settings)
+        where = Conversation(team="cli", channel="chat", thread=uuid.uuid4().hex)
+        if args.report is not None:
+            report = deps.reports.get(args.report)
+            deps.state.set_binding(where, report.slug)
+    except PrismError as e:
+        print(f"prism chat: {e}", file=sys.stderr)
+        return 2
+    chat(deps, where, sys.stdin, sys.stdout)
+    return 0
+
+
+def chat(deps: TurnDeps, where: Conversation, stdin: TextIO, stdout: TextIO) -> None:
+    """The read–answer loop; ``stdin``/``stdout`` are parameters so tests can drive it."""
+    print(f"PRISM chat — {deps.model.name} model, {deps.state.description}. {HELP}", file=stdout)
+    color = stdout.isatty()
+    while True:
+        if stdin.isatty():
+            print("you> ", end="", file=stdout, flush=True)
+        line = stdin.readline()
+        if not line or line.strip() in {"/quit", "/exit"}:
+            return
+        text = line.strip()
+        if not text:
+            continue
+        if text.startswith("/"):
+            print(command(text, deps, where), file=stdout)
+            continue
+        result = with_status(lambda: run_turn(text, where, deps), stdout)
+        print(render_text(result, color=color), file=stdout, flush=True)
+
+
+def command(text: str, deps: TurnDeps, where: Conversation) -> str:
+    name, _, rest = text.partition(" ")
+    if name == "/reports":
+        return "\n".join(
+            f"{r.slug:<24} {r.company.name} ({r.id}, {r.generated_at})" for r in deps.reports.all()
+        )
+    if name == "/bind":
+        try:
+            return bind_company(rest, where, deps.reports, deps.state).message()
+        except StoreUnavailable:
+            return "I can't reach my store right now; try again in a minute."
+    return f"Unknown command {name}. {HELP}"
+
+
+def with_status(work: Any, stdout: TextIO) -> TurnResult:
+    """Run ``work`` in a thread, showing a spinner on a terminal while it runs."""
+    box: list[TurnResult] = []
+    thread = threading.Thread(target=lambda: box.append(work()), daemon=True)
+    thread.start()
+    if stdout.isatty():
+        for frame in itertools.cycle("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"):
+            thread.join(0.1)
+            if not thread.is_alive():
+                break
+            print(f"\r{frame} checking the audit report…", end="", file=stdout, flush=True)
+        print("\r\033[K", end="", file=stdout)
+    thread.join()
+    return box[0]

@@ -1,0 +1,55 @@
+"""Compose (D3): the runtime, not the model, builds the reply from verified claims.
+
+Each distinct cited path becomes one numbered footnote ``[n] path = value``; a claim shows
+the numbers of the paths it cites. A path to an object or list shows its leaves compactly.
+"""
+
+from __future__ import annotations
+
+from prism_slack.evidence import canonical_path
+from prism_slack.pipeline.result import Footnote, PostedClaim
+from prism_slack.reports.model import Report
+from prism_slack.verdict import ClaimVerdict
+
+FOOTNOTE_VALUE_CHARS = 300
+
+
+def compose(
+    verdicts: list[ClaimVerdict], rewritten: set[int], report: Report
+) -> tuple[list[PostedClaim], list[Footnote]]:
+    numbers: dict[str, int] = {}
+    footnotes: list[Footnote] = []
+    posted: list[PostedClaim] = []
+    for i, verdict in enumerate(verdicts):
+        cites: list[int] = []
+        for cited in verdict.claim.evidence:
+            path = canonical_path(cited) or cited
+            if path not in numbers:
+                numbers[path] = len(numbers) + 1
+                footnotes.append(
+                    Footnote(n=numbers[path], path=path, value=footnote_value(path, report))
+                )
+            if numbers[path] not in cites:
+                cites.append(numbers[path])
+        posted.append(
+            PostedClaim(
+                text=verdict.claim.text,
+                kind=verdict.claim.kind,
+                citations=cites,
+                rung=verdict.rung,
+                rewritten=i in rewritten,
+            )
+        )
+    return posted, footnotes
+
+
+def footnote_value(path: str, report: Report) -> str:
+    """The value at ``path``: a leaf as is, an object or list as ``key: value; …``."""
+    leaves = report.evidence.resolve(path) or []
+    if len(leaves) == 1 and leaves[0].path == path:
+        text = leaves[0].render()
+    else:
+        text = "; ".join(f"{leaf.path[len(path) :].lstrip('.')}: {leaf.render()}" for leaf in leaves)
+    if len(text) > FOOTNOTE_VALUE_CHARS:
+        text = text[: FOOTNOTE_VALUE_CHARS - 1].rstrip() + "…"
+    return text

@@ -1,0 +1,316 @@
+"""One turn, for every surface: resolve binding → inject → answer → verify → judge → compose.
+
+Surfaces (CLI, Slack) only translate in and out: they call ``run_turn`` and render the
+``TurnResult`` it returns. Nothing a rep or a dependency can cause makes it raise; every
+failure is a result whose ``message`` says what happened, and nothing unverified is posted.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from prism_slack.claims import Answer
+from prism_slack.errors import ModelError, StoreUnavailable, UnknownReportError
+from prism_slack.pipeline.compose import compose
+from prism_slack.pipeline.inject import answer_prompt
+from prism_slack.pipeline.judge import judge_rewrite
+from prism_slack.pipeline.result import Outcome, TurnResult
+from prism_slack.ports import (
+    AnswerModel,
+    AnswerRequest,
+    AuditRecord,
+    Conversation,
+    HistoryTurn,
+    Judge,
+    ModelCall,
+    ReportStore,
+    StateStore,
+)
+from prism_slack.reports.model import Report
+from prism_slack.settings import JudgeMode
+from prism_slack.verdict import Method, answer_label
+from prism_slack.verify import verify_answer
+
+logger = logging.getLogger(__name__)
+
+MAX_QUESTION_CHARS = 4000
+STORE_DOWN = (
+    "I can't reach my store right now, so I can't tell which report this conversation is "
+    "bound to. Nothing was lost — try again in a minute."
+)
+HOW_TO_BIND = "Name the company in your question, or bind a report with `/prism bind <company>`."
+
+
+def _utcnow() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+@dataclass
+class TurnDeps:
+    """The ports a turn runs on. Surfaces build this once and reuse it."""
+
+    reports: ReportStore
+    state: StateStore
+    model: AnswerModel
+    judge: Judge | None = None
+    judge_mode: JudgeMode = "auto"
+    fallback: AnswerModel | None = None
+    """Answers when ``model`` fails outright (the offline answerer behind Gemini)."""
+    playbook_text: str = ""
+    """The coaching playbook as given to the model."""
+    vocabulary: frozenset[str] = frozenset()
+    """Names always allowed in claims (playbook frame and move ids and titles)."""
+    clock: Callable[[], dt.datetime] = field(default=_utcnow)
+    history_turns: int = 6
+
+
+class _Timer:
+    def __init__(self) -> None:
+        self.ms: dict[str, float] = {}
+
+    @contextmanager
+    def stage(self, name: str) -> Iterator[None]:
+        started = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.ms[name] = round((time.perf_counter() - started) * 1000, 3)
+
+
+def run_turn(
+    question: str, where: Conversation, deps: TurnDeps, *, report: str | None = None
+) -> TurnResult:
+    """Answer ``question`` in conversation ``where``; ``report`` pins a slug explicitly."""
+    timer = _Timer()
+    base = TurnResult(outcome=Outcome.ANSWERED, conversation=where, question=question)
+    text = question.strip()
+    if not text:
+        return _reply(base, Outcome.INVALID, "That message is empty — ask me about the prospect.")
+    notices: list[str] = []
+    if len(text) > MAX_QUESTION_CHARS:
+        text = text[:MAX_QUESTION_CHARS]
+        notices.append(
+            f"Your message was cut to its first {MAX_QUESTION_CHARS:,} characters "
+            f"(it had {len(question.strip()):,})."
+        )
+    try:
+        with timer.stage("resolve"):
+            resolved = _resolve(text, where, deps, report, base)
+            if isinstance(resolved, TurnResult):
+                return resolved
+            bound, rebound = resolved
+            history = deps.state.history(where)[-deps.history_turns :] if deps.history_turns else []
+    except StoreUnavailable:
+        logger.warning("state store unavailable while resolving the binding")
+        return _reply(base, Outcome.FAILED, STORE_DOWN)
+    if rebound:
+        notices.append(f"Now answering from {bound.company.name}'s audit report.")
+    return _answer_turn(text, where, deps, bound, history, notices, timer, base)
+
+
+def _answer_turn(
+    text: str,
+    where: Conversation,
+    deps: TurnDeps,
+    report: Report,
+    history: list[HistoryTurn],
+    notices: list[str],
+    timer: _Timer,
+    base: TurnResult,
+) -> TurnResult:
+    with timer.stage("inject"):
+        prompt = answer_prompt(text, report, history, deps.playbook_text)
+    calls: list[ModelCall] = []
+    with timer.stage("answer"):
+        request = AnswerRequest(question=text, report=report, prompt=prompt, history=history)
+        answer, model_name, fallback_note = _ask(deps, request, calls)
+    header = base.model_copy(
+        update={
+            "report": report.slug,
+            "company": report.company.name,
+            "report_id": report.id,
+            "report_date": report.generated_at,
+        }
+    )
+    audit = AuditRecord(
+        turn_id=uuid.uuid4().hex,
+        at=deps.clock(),
+        conversation=where,
+        report=report.slug,
+        report_id=report.id,
+        report_digest=report.digest,
+        evidence_root=report.evidence.root,
+        model=model_name,
+        prompt_digest=prompt.digest,
+    )
+    if answer is None:
+        message = (
+            "The model couldn't answer just now, so I'm not posting anything I can't verify. "
+            "Try again in a minute."
+        )
+        audit = audit.model_copy(
+            update={"outcome": Outcome.FAILED.value, "model_calls": calls, "timings_ms": timer.ms}
+        )
+        _save(deps, where, audit, None)
+        return _reply(header, Outcome.FAILED, message, audit=audit, calls=calls, timer=timer)
+    if fallback_note:
+        notices.append(fallback_note)
+    with timer.stage("verify"):
+        verdicts = verify_answer(answer, report, allowed=deps.vocabulary)
+    with timer.stage("judge"):
+        judged = judge_rewrite(verdicts, report, deps.judge, deps.judge_mode, deps.vocabulary)
+    calls += judged.calls
+    with timer.stage("compose"):
+        posted, footnotes = compose(judged.posted, judged.rewritten, report)
+        label = answer_label(judged.posted, altered=bool(judged.withheld or judged.rewritten))
+        method = Method.JUDGE if judged.judged else Method.DETERMINISTIC
+        if not posted:
+            notices.append("I couldn't verify an answer to that against the audit report.")
+    audit = audit.model_copy(
+        update={
+            "verdicts": verdicts,
+            "withheld": judged.withheld,
+            "rewritten": len(judged.rewritten),
+            "label": label,
+            "method": method,
+            "model_calls": calls,
+            "timings_ms": timer.ms,
+        }
+    )
+    answer_text = " ".join(p.text for p in posted)
+    _save(deps, where, audit, HistoryTurn(question=text, answer=answer_text, report=report.slug))
+    return header.model_copy(
+        update={
+            "notice": "\n".join(notices) or None,
+            "posted": posted,
+            "footnotes": footnotes,
+            "withheld": judged.withheld,
+            "verdicts": judged.posted,
+            "label": label,
+            "method": method,
+            "audit": audit,
+            "model_calls": calls,
+            "timings_ms": timer.ms,
+        }
+    )
+
+
+def _resolve(
+    text: str, where: Conversation, deps: TurnDeps, explicit: str | None, base: TurnResult
+) -> tuple[Report, bool] | TurnResult:
+    """The report this turn answers from, and whether the message switched to it."""
+    reports, state = deps.reports, deps.state
+    if explicit is not None:
+        try:
+            report = reports.get(explicit)
+        except UnknownReportError as e:
+            return _reply(base, Outcome.FAILED, str(e).capitalize() + ".")
+        if state.get_binding(where) != report.slug:
+            state.set_binding(where, report.slug)
+        return report, False
+    bound = (state.get_binding(where) if where.thread else None) or state.get_binding(
+        where.channel_scope()
+    )
+    detection = reports.detect(text)
+    if detection.status == "found" and detection.slugs[0] != bound:
+        slug = detection.slugs[0]
+        state.set_binding(where, slug)
+        return reports.get(slug), bound is not None
+    if detection.status == "ambiguous" and bound not in detection.slugs:
+        names = [reports.get(s).company.name for s in detection.slugs]
+        message = "Which company do you mean? " + " or ".join(names) + ". Name it in full."
+        return _reply(base, Outcome.AMBIGUOUS, message, candidates=names)
+    if bound is None:
+        names = [r.company.name for r in reports.all()][:6]
+        message = "I don't know which prospect this is about yet. " + HOW_TO_BIND
+        return _reply(base, Outcome.NEEDS_BINDING, message, candidates=names)
+    try:
+        return reports.get(bound), False
+    except UnknownReportError:
+        state.clear_binding(where if where.thread else where.channel_scope())
+        message = f"The report bound here ({bound}) is no longer available. " + HOW_TO_BIND
+        names = [r.company.name for r in reports.all()][:6]
+        return _reply(base, Outcome.NEEDS_BINDING, message, candidates=names)
+
+
+def _ask(
+    deps: TurnDeps, request: AnswerRequest, calls: list[ModelCall]
+) -> tuple[Answer | None, str, str | None]:
+    """Ask the model; on failure ask the fallback. Returns (answer, model name, notice)."""
+    try:
+        return _call(deps.model, request, calls), deps.model.name, None
+    except ModelError as e:
+        logger.warning("answer model %s failed: %s", deps.model.name, type(e).__name__)
+        if deps.fallback is None:
+            return None, deps.model.name, None
+        note = (
+            f"The {deps.model.name} model was unavailable ({e.__class__.__name__}); "
+            "this answer comes from the offline facts-only answerer."
+        )
+    try:
+        return _call(deps.fallback, request, calls), deps.fallback.name, note
+    except ModelError:
+        logger.exception("fallback model %s failed", deps.fallback.name)
+        return None, deps.fallback.name, None
+
+
+def _call(model: AnswerModel, request: AnswerRequest, calls: list[ModelCall]) -> Answer:
+    started = time.perf_counter()
+    try:
+        answer = model.answer(request)
+    except ModelError as e:
+        latency = (time.perf_counter() - started) * 1000
+        calls.append(
+            ModelCall(role="answer", model=model.name, ok=False, latency_ms=latency, error=str(e))
+        )
+        logger.info("answer call model=%s ok=False latency_ms=%.1f", model.name, latency)
+        raise
+    latency = (time.perf_counter() - started) * 1000
+    calls.append(ModelCall(role="answer", model=model.name, ok=True, latency_ms=latency))
+    logger.info(
+        "answer call model=%s ok=True claims=%d latency_ms=%.1f",
+        model.name,
+        len(answer.claims),
+        latency,
+    )
+    return answer
+
+
+def _save(
+    deps: TurnDeps, where: Conversation, audit: AuditRecord, turn: HistoryTurn | None
+) -> None:
+    """Best effort: the answer is already verified; a store outage must not lose it."""
+    try:
+        deps.state.save_audit(audit)
+        if turn is not None:
+            deps.state.append_history(where, turn)
+    except StoreUnavailable:
+        logger.warning("state store unavailable; audit %s not saved", audit.turn_id)
+
+
+def _reply(
+    base: TurnResult,
+    outcome: Outcome,
+    message: str,
+    *,
+    candidates: list[str] | None = None,
+    audit: AuditRecord | None = None,
+    calls: list[ModelCall] | None = None,
+    timer: _Timer | None = None,
+) -> TurnResult:
+    return base.model_copy(
+        update={
+            "outcome": outcome,
+            "message": message,
+            "candidates": candidates or [],
+            "audit": audit,
+            "model_calls": calls or [],
+            "timings_ms": timer.ms if timer else {},
+        }
+    )
