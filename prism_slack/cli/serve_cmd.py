@@ -1,0 +1,107 @@
+"""`prism serve` (HTTP mode, gunicorn) and `prism socket` (Socket Mode): run the Slack app.
+
+Configuration comes from the environment (``Settings``): ``SLACK_BOT_TOKEN`` and
+``SLACK_SIGNING_SECRET`` (HTTP), ``SLACK_APP_TOKEN`` (Socket Mode), ``SLACK_API_URL``,
+``REDIS_URL``, ``PRISM_REPORTS_DIR``, ``GEMINI_API_KEY``, ``PORT``. A missing token is
+reported in one line and the command exits 2 before anything starts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+from wsgiref.types import WSGIApplication
+
+from slack_bolt.error import BoltError
+from slack_sdk.errors import SlackClientError
+
+from prism_slack.errors import PrismError, StoreUnavailable
+from prism_slack.settings import Settings
+from prism_slack.slack.app import build_app
+from prism_slack.slack.client import slack_credentials
+from prism_slack.slack.server import PrismGunicorn, build_wsgi_app, gunicorn_options
+from prism_slack.slack.socket_mode import build_socket_handler, run_socket_mode
+from prism_slack.wiring import build_turn_deps
+
+DEFAULT_WORKERS = 2
+DEFAULT_THREADS = 8
+
+
+def register(sub: Any) -> None:
+    serve: argparse.ArgumentParser = sub.add_parser(
+        "serve",
+        help="run the Slack app over HTTP (gunicorn, POST /slack/events, GET /healthz)",
+        description="Run the Slack app in HTTP mode behind gunicorn (gthread workers).",
+    )
+    serve.add_argument("--host", default="0.0.0.0", help="interface to bind (default: all)")
+    serve.add_argument("--port", type=int, help="port (default: $PORT, else 3000)")
+    serve.add_argument(
+        "--workers",
+        type=int,
+        default=DEFAULT_WORKERS,
+        help=f"worker processes (default: {DEFAULT_WORKERS}; 1 without REDIS_URL)",
+    )
+    serve.add_argument(
+        "--threads",
+        type=int,
+        default=DEFAULT_THREADS,
+        help=f"HTTP threads per worker (default: {DEFAULT_THREADS})",
+    )
+    serve.set_defaults(handler=run, log_level="INFO")
+    socket: argparse.ArgumentParser = sub.add_parser(
+        "socket",
+        help="run the Slack app in Socket Mode (no public URL needed; SLACK_APP_TOKEN)",
+        description="Run the Slack app over a Socket Mode WebSocket.",
+    )
+    socket.set_defaults(handler=run_socket, log_level="INFO")
+
+
+def run(args: argparse.Namespace, settings: Settings) -> int:
+    """`prism serve`: check the configuration here, then let gunicorn run the workers."""
+    try:
+        slack_credentials(settings, mode="http")
+        deps = build_turn_deps(settings)  # fail fast on bad reports dir or REDIS_URL
+        build_app(settings, deps)  # and on a token Slack refuses (auth.test)
+    except (PrismError, BoltError, SlackClientError, OSError) as e:
+        return _fail("serve", e)
+    try:
+        deps.state.ping()
+    except StoreUnavailable as e:  # start anyway: replies say so, /healthz shows it
+        print(f"prism serve: warning: {e}", file=sys.stderr)
+    workers = args.workers
+    if settings.redis_url is None and workers > 1:
+        print(
+            "prism serve: no REDIS_URL, so state is in memory and per process: "
+            "running 1 worker (set REDIS_URL to run more)",
+            file=sys.stderr,
+        )
+        workers = 1
+    port = args.port if args.port is not None else settings.port
+    options = gunicorn_options(host=args.host, port=port, workers=workers, threads=args.threads)
+    PrismGunicorn(lambda: create_wsgi_app(settings), options).run()
+    return 0
+
+
+def create_wsgi_app(settings: Settings) -> WSGIApplication:
+    """Build one worker's app: ports, Bolt app, WSGI router."""
+    deps = build_turn_deps(settings)
+    return build_wsgi_app(build_app(settings, deps), deps.state)
+
+
+def run_socket(args: argparse.Namespace, settings: Settings) -> int:
+    """`prism socket`: connect over Socket Mode and serve until SIGINT/SIGTERM."""
+    try:
+        credentials = slack_credentials(settings, mode="socket")
+        deps = build_turn_deps(settings)
+        app = build_app(settings, deps, mode="socket")
+    except (PrismError, BoltError, SlackClientError, OSError) as e:
+        return _fail("socket", e)
+    assert credentials.app_token is not None
+    run_socket_mode(build_socket_handler(app, credentials.app_token))
+    return 0
+
+
+def _fail(command: str, error: Exception) -> int:
+    print(f"prism {command}: {error}", file=sys.stderr)
+    return 2

@@ -1,0 +1,191 @@
+"""Slack events → what PRISM answers: which messages count, where they live, what they say.
+
+Pure functions of the event payload (no client, no store). A message becomes an
+``Incoming`` — or a ``Skip`` naming why it is ignored: the bot's own messages, other bots,
+edits, deletions and every non-content subtype, hidden events, empty text.
+
+Where a message lives (``Incoming.conversation``), which decides its binding and history:
+
+- a DM: the DM as a whole at the top level (``thread=None``), the thread when the rep
+  threads;
+- a channel: always a thread — the mention's own ts starts one, a reply names its root.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from prism_slack.ports import Conversation
+
+IncomingKind = Literal["dm", "mention", "thread"]
+"""``dm``: anything in the bot's DM. ``mention``: the bot was @mentioned in a channel.
+``thread``: an untagged reply in a channel thread — answered only where the bot is engaged."""
+
+CONTENT_SUBTYPES = frozenset({"file_share", "thread_broadcast"})
+"""Message subtypes that carry a rep's words; every other subtype is ignored."""
+
+DM_CHANNEL_TYPES = frozenset({"im"})
+
+
+class Incoming(BaseModel):
+    """One rep message PRISM may answer."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: IncomingKind
+    team: str
+    channel: str
+    user: str
+    ts: str
+    thread_ts: str | None = None
+    text: str
+    """The question, with the bot's mention removed and Slack markup made plain."""
+
+    @property
+    def is_dm(self) -> bool:
+        return self.kind == "dm"
+
+    @property
+    def reply_thread(self) -> str | None:
+        """The ``thread_ts`` to reply with: DMs reply in place, channels always in a thread."""
+        if self.is_dm:
+            return self.thread_ts
+        return self.thread_ts or self.ts
+
+    @property
+    def conversation(self) -> Conversation:
+        return Conversation(team=self.team, channel=self.channel, thread=self.reply_thread)
+
+    @property
+    def claim_key(self) -> str:
+        """The message's identity. Slack's ``app_mention`` and ``message`` events for one
+        mention, and every retry of either, share it — so exactly one of them is answered."""
+        return f"{self.team}:{self.channel}:{self.ts}"
+
+
+class Skip(BaseModel):
+    """Why an event is not answered (logged at DEBUG, never replied to)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    reason: str
+
+
+def from_message_event(
+    event: dict[str, Any], *, team: str, bot_user_id: str | None, bot_id: str | None
+) -> Incoming | Skip:
+    """A ``message`` event (DM, channel or private channel) as an ``Incoming``, or why not."""
+    skip = _skip_reason(event, bot_user_id=bot_user_id, bot_id=bot_id)
+    if skip is not None:
+        return Skip(reason=skip)
+    channel_type = str(event.get("channel_type") or "")
+    channel = str(event["channel"])
+    thread_ts = _thread_of(event)
+    text = str(event.get("text") or "")
+    if channel_type in DM_CHANNEL_TYPES or (not channel_type and channel.startswith("D")):
+        kind: IncomingKind = "dm"
+    elif bot_user_id is not None and mentions(text, bot_user_id):
+        kind = "mention"
+    elif thread_ts is not None:
+        kind = "thread"
+    else:
+        return Skip(reason="channel message not addressed to the bot")
+    return _incoming(kind, event, team=team, thread_ts=thread_ts, bot_user_id=bot_user_id)
+
+
+def from_mention_event(
+    event: dict[str, Any], *, team: str, bot_user_id: str | None, bot_id: str | None
+) -> Incoming | Skip:
+    """An ``app_mention`` event as an ``Incoming``, or why not."""
+    skip = _skip_reason(event, bot_user_id=bot_user_id, bot_id=bot_id)
+    if skip is not None:
+        return Skip(reason=skip)
+    return _incoming(
+        "mention", event, team=team, thread_ts=_thread_of(event), bot_user_id=bot_user_id
+    )
+
+
+def _incoming(
+    kind: IncomingKind,
+    event: dict[str, Any],
+    *,
+    team: str,
+    thread_ts: str | None,
+    bot_user_id: str | None,
+) -> Incoming | Skip:
+    text = plain_text(str(event.get("text") or ""), bot_user_id)
+    if not text:
+        return Skip(reason="no text")
+    return Incoming(
+        kind=kind,
+        team=team,
+        channel=str(event["channel"]),
+        user=str(event["user"]),
+        ts=str(event["ts"]),
+        thread_ts=thread_ts,
+        text=text,
+    )
+
+
+def _skip_reason(
+    event: dict[str, Any], *, bot_user_id: str | None, bot_id: str | None
+) -> str | None:
+    subtype = event.get("subtype")
+    if subtype is not None and subtype not in CONTENT_SUBTYPES:
+        return f"subtype {subtype}"
+    if event.get("hidden"):
+        return "hidden event"
+    if event.get("bot_id") is not None or event.get("bot_profile") is not None:
+        return "own message" if event.get("bot_id") == bot_id else "bot message"
+    user = event.get("user")
+    if not user:
+        return "no user"
+    if user == bot_user_id:
+        return "own message"
+    if not event.get("channel") or not event.get("ts"):
+        return "no channel or ts"
+    return None
+
+
+def _thread_of(event: dict[str, Any]) -> str | None:
+    """The thread root, for a reply in a thread (a root message's own thread_ts is itself)."""
+    thread_ts = event.get("thread_ts")
+    return str(thread_ts) if thread_ts else None
+
+
+def mentions(text: str, user_id: str) -> bool:
+    """Whether ``text`` @mentions ``user_id`` (``<@U123>`` or ``<@U123|name>``)."""
+    return re.search(rf"<@{re.escape(user_id)}(?:\|[^>]*)?>", text) is not None
+
+
+_MENTION = re.compile(r"<@([A-Z0-9]+)(?:\|([^>]*))?>")
+_CHANNEL = re.compile(r"<#([A-Z0-9]+)(?:\|([^>]*))?>")
+_SPECIAL = re.compile(r"<!([a-z]+)(?:\^[^|>]*)?(?:\|([^>]*))?>")
+_LINK = re.compile(r"<([a-z][a-z0-9+.-]*:[^|>]*)(?:\|([^>]*))?>", re.IGNORECASE)
+_ENTITY = re.compile(r"&(amp|lt|gt);")
+_ENTITIES = {"amp": "&", "lt": "<", "gt": ">"}
+_SPACE = re.compile(r"\s+")
+
+
+def plain_text(text: str, bot_user_id: str | None) -> str:
+    """Slack message markup as the plain words the rep typed, minus the bot's mention.
+
+    ``<@BOT>`` is removed; other mentions become ``@name`` (or ``@U123``), channels
+    ``#name``, links their label (or URL), ``<!here>`` ``@here``; ``&amp;``, ``&lt;`` and
+    ``&gt;`` are unescaped; whitespace collapses.
+    """
+
+    def user(m: re.Match[str]) -> str:
+        if bot_user_id is not None and m.group(1) == bot_user_id:
+            return " "
+        return "@" + (m.group(2) or m.group(1))
+
+    text = _MENTION.sub(user, text)
+    text = _CHANNEL.sub(lambda m: "#" + (m.group(2) or m.group(1)), text)
+    text = _SPECIAL.sub(lambda m: "@" + (m.group(2) or m.group(1)).removeprefix("@"), text)
+    text = _LINK.sub(lambda m: m.group(2) or m.group(1), text)
+    text = _ENTITY.sub(lambda m: _ENTITIES[m.group(1)], text)
+    return _SPACE.sub(" ", text).strip()

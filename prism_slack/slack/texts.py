@@ -1,0 +1,40 @@
+"""Every sentence the Slack app says on its own (not from a turn), in one place."""
+
+from __future__ import annotations
+
+STORE_DOWN = "I can't reach my store right now — try again in a minute."
+BUSY = (
+    "I'm still answering an earlier message in this conversation and couldn't get to this "
+    "one in time — please send it again."
+)
+RATE_LIMITED = "You're asking faster than I can answer — give me a few seconds, then ask again."
+FAILED = "Something went wrong on my side while answering that — please try again."
+NOT_ENABLED = "PRISM isn't enabled for this workspace."
+
+GREETING = (
+    "Hi! Ask me anything about a prospect and I'll answer only from their audit report, "
+    "with every fact cited. Name the company in your question, or bind one here with "
+    "`/prism bind <company>`."
+)
+
+HELP = (
+    "*PRISM* answers questions about a prospect only from their audit report, and cites "
+    "every fact.\n"
+    "• DM me, or @mention me in a channel and keep talking in the thread.\n"
+    "• `/prism bind <company>` — answer from that company's report here\n"
+    "• `/prism unbind` — forget the report bound here\n"
+    "• `/prism status` — which report is bound here\n"
+    "• `/prism reports` — every report I have\n"
+    "• `/prism help` — this message"
+)
+
+FEEDBACK_THANKS = "Thanks — your feedback is saved with this answer's audit record."
+FEEDBACK_NOT_SAVED = (
+    "I couldn't save your feedback — my store is unreachable. Try again in a minute."
+)
+
+FEEDBACK_FAILED = "Something went wrong on my side saving your feedback — please try again."
+
+PLACEHOLDER = ":hourglass_flowing_sand: Checking the audit report…"
+STATUS = "is reading the audit report…"
+LOADING_MESSAGES = ["Reading the audit report…", "Checking every fact against it…"]

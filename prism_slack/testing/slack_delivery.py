@@ -1,0 +1,245 @@
+"""Slack's other half for tests: signed deliveries of events, commands and clicks to an app.
+
+``SlackDelivery(url, signing_secret)`` POSTs to an app's request URL exactly as Slack does:
+JSON ``event_callback`` envelopes for the Events API, form bodies for slash commands,
+``payload=<json>`` for interactivity, each with ``X-Slack-Request-Timestamp`` and an
+``X-Slack-Signature`` made with ``slack_sdk.signature.SignatureVerifier`` — and, for
+redeliveries, ``X-Slack-Retry-Num`` / ``X-Slack-Retry-Reason``. ``raw`` sends any body with
+any headers (bad signatures, stale timestamps).
+
+The builders (``dm``, ``channel_message``, ``app_mention``, ``new_ts``) make event payloads
+shaped like Slack's.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import threading
+import time
+import urllib.error
+import urllib.request
+import uuid
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlencode
+
+from slack_sdk.signature import SignatureVerifier
+
+_ts_counter = itertools.count(1)
+_ts_lock = threading.Lock()
+
+
+@dataclass(frozen=True)
+class Delivered:
+    """The app's HTTP answer to one delivery."""
+
+    status: int
+    body: str
+    latency_ms: float
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+def new_ts() -> str:
+    """A fresh, increasing Slack message timestamp."""
+    with _ts_lock:
+        n = next(_ts_counter)
+    return f"{int(time.time())}.{n:06d}"
+
+
+def dm(
+    text: str, *, user: str, channel: str, ts: str | None = None, thread_ts: str | None = None
+) -> dict[str, Any]:
+    """A ``message.im`` event: a rep writing to the bot in its DM."""
+    return _message(text, user=user, channel=channel, channel_type="im", ts=ts, thread_ts=thread_ts)
+
+
+def channel_message(
+    text: str,
+    *,
+    user: str,
+    channel: str,
+    ts: str | None = None,
+    thread_ts: str | None = None,
+    channel_type: str = "channel",
+) -> dict[str, Any]:
+    """A ``message.channels`` (or ``message.groups``) event."""
+    return _message(
+        text, user=user, channel=channel, channel_type=channel_type, ts=ts, thread_ts=thread_ts
+    )
+
+
+def app_mention(
+    text: str, *, user: str, channel: str, ts: str, thread_ts: str | None = None
+) -> dict[str, Any]:
+    """The ``app_mention`` event Slack sends alongside the ``message`` event of a mention."""
+    event: dict[str, Any] = {
+        "type": "app_mention",
+        "user": user,
+        "text": text,
+        "ts": ts,
+        "channel": channel,
+        "event_ts": ts,
+    }
+    if thread_ts is not None:
+        event["thread_ts"] = thread_ts
+    return event
+
+
+def _message(
+    text: str,
+    *,
+    user: str,
+    channel: str,
+    channel_type: str,
+    ts: str | None,
+    thread_ts: str | None,
+) -> dict[str, Any]:
+    ts = ts or new_ts()
+    event: dict[str, Any] = {
+        "type": "message",
+        "user": user,
+        "text": text,
+        "ts": ts,
+        "channel": channel,
+        "channel_type": channel_type,
+        "event_ts": ts,
+    }
+    if thread_ts is not None:
+        event["thread_ts"] = thread_ts
+    return event
+
+
+class SlackDelivery:
+    """Sends signed requests to one app URL, as Slack would."""
+
+    def __init__(
+        self,
+        url: str,
+        signing_secret: str,
+        *,
+        team_id: str,
+        api_app_id: str = "APRISM",
+        timeout: float = 10.0,
+    ) -> None:
+        self.url = url
+        self.team_id = team_id
+        self.api_app_id = api_app_id
+        self.timeout = timeout
+        self._verifier = SignatureVerifier(signing_secret)
+
+    def signed_headers(self, body: str, *, timestamp: int | None = None) -> dict[str, str]:
+        stamp = str(int(time.time()) if timestamp is None else timestamp)
+        signature = self._verifier.generate_signature(timestamp=stamp, body=body)
+        assert signature is not None  # None only without a signing secret
+        return {"X-Slack-Request-Timestamp": stamp, "X-Slack-Signature": signature}
+
+    def envelope(self, event: dict[str, Any], *, event_id: str | None = None) -> dict[str, Any]:
+        return {
+            "token": "legacy-verification-token",
+            "team_id": self.team_id,
+            "api_app_id": self.api_app_id,
+            "event": event,
+            "type": "event_callback",
+            "event_id": event_id or "Ev" + uuid.uuid4().hex[:12].upper(),
+            "event_time": int(time.time()),
+            "authorizations": [{"team_id": self.team_id, "user_id": "UPRISMBOT", "is_bot": True}],
+        }
+
+    def event(
+        self,
+        event: dict[str, Any],
+        *,
+        event_id: str | None = None,
+        retry_num: int | None = None,
+        retry_reason: str = "http_timeout",
+    ) -> Delivered:
+        """Deliver one Events API event (a redelivery when ``retry_num`` is given)."""
+        body = json.dumps(self.envelope(event, event_id=event_id))
+        headers = {"Content-Type": "application/json"}
+        if retry_num is not None:
+            headers["X-Slack-Retry-Num"] = str(retry_num)
+            headers["X-Slack-Retry-Reason"] = retry_reason
+        return self.raw(body, {**headers, **self.signed_headers(body)})
+
+    def command(
+        self,
+        text: str,
+        *,
+        channel: str,
+        user: str,
+        response_url: str,
+        command: str = "/prism",
+        channel_name: str = "deal-room",
+    ) -> Delivered:
+        """Deliver one slash command."""
+        body = urlencode(
+            {
+                "token": "legacy-verification-token",
+                "team_id": self.team_id,
+                "team_domain": "fake",
+                "channel_id": channel,
+                "channel_name": channel_name,
+                "user_id": user,
+                "user_name": user.lower(),
+                "command": command,
+                "text": text,
+                "api_app_id": self.api_app_id,
+                "response_url": response_url,
+                "trigger_id": "trigger." + uuid.uuid4().hex[:8],
+            }
+        )
+        headers = {"Content-Type": "application/x-www-form-urlencoded"}
+        return self.raw(body, {**headers, **self.signed_headers(body)})
+
+    def block_action(
+        self,
+        *,
+        action_id: str,
+        value: str,
+        user: str,
+        channel: str,
+        message_ts: str,
+        response_url: str,
+        block_id: str = "prism_feedback",
+    ) -> Delivered:
+        """Deliver one button click on a message the bot posted."""
+        payload = {
+            "type": "block_actions",
+            "team": {"id": self.team_id, "domain": "fake"},
+            "user": {"id": user, "team_id": self.team_id},
+            "api_app_id": self.api_app_id,
+            "container": {"type": "message", "message_ts": message_ts, "channel_id": channel},
+            "channel": {"id": channel},
+            "message": {"type": "message", "ts": message_ts, "text": ""},
+            "response_url": response_url,
+            "trigger_id": "trigger." + uuid.uuid4().hex[:8],
+            "actions": [
+                {
+                    "type": "button",
+                    "action_id": action_id,
+                    "block_id": block_id,
+                    "value": value,
+                    "action_ts": str(time.time()),
+                }
+            ],
+        }
+        body = urlencode({"payload": json.dumps(payload)})
+        headers = {"Content-Type": "application/x-www-form-urlencoded"}
+        return self.raw(body, {**headers, **self.signed_headers(body)})
+
+    def raw(self, body: str, headers: dict[str, str]) -> Delivered:
+        """POST ``body`` with exactly ``headers``; any HTTP status is returned, not raised."""
+        request = urllib.request.Request(
+            self.url, data=body.encode(), headers=headers, method="POST"
+        )
+        started = time.perf_counter()
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                status, text = response.status, response.read().decode()
+        except urllib.error.HTTPError as e:
+            with e:
+                status, text = e.code, e.read().decode()
+        return Delivered(status, text, (time.perf_counter() - started) * 1000)

@@ -1,0 +1,210 @@
+"""The Slack app under test, for real: Bolt over HTTP on loopback, FakeSlack, real Redis.
+
+``SlackHarness`` builds the same WSGI app gunicorn serves, on a threaded loopback server,
+with its ``WebClient`` pointed at a ``FakeSlack`` (through ``SLACK_API_URL``, as in
+production) and its state in a real ``redis-server``. ``harness.slack`` delivers signed
+events, commands and clicks; ``harness.fake`` records what the app did in Slack.
+
+``drain()`` waits for every listener the app started (it shuts its executor down), so a
+test can then assert that nothing more happened — exactly one reply, no reply at all.
+"""
+
+from __future__ import annotations
+
+import itertools
+import socket
+import sys
+import threading
+import time
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from pydantic import SecretStr
+
+from prism_slack.claims import Answer, Claim
+from prism_slack.llm.scripted import AnswerStep, ScriptedModel
+from prism_slack.pipeline.turn import TurnDeps
+from prism_slack.ports import AnswerModel, AnswerRequest
+from prism_slack.reports.store import FileReportStore
+from prism_slack.settings import Settings
+from prism_slack.slack import texts
+from prism_slack.slack.app import SlackOptions, build_app
+from prism_slack.slack.server import build_wsgi_app
+from prism_slack.state.redis_store import RedisStateStore, open_state_store
+from prism_slack.testing.fake_slack import FakeMessage, FakeSlack, RecordedCall
+from prism_slack.testing.slack_delivery import SlackDelivery
+from prism_slack.testing.wsgi_server import LoopbackServer
+
+REPORTS_DIR = Path(__file__).resolve().parent.parent / "reports"
+SIGNING_SECRET = "test-signing-secret-0123456789abcdef"
+WAIT_S = 15.0
+
+_ids = itertools.count(1)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def prism_command() -> list[str]:
+    """The installed ``prism`` entry point (``python -m prism_slack`` without one)."""
+    script = Path(sys.executable).parent / "prism"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "prism_slack"]
+
+
+def unique(prefix: str) -> str:
+    """A Slack-looking id no other test uses (Redis is shared by the whole session)."""
+    return f"{prefix}{uuid.uuid4().hex[:8].upper()}{next(_ids)}"
+
+
+def fact(text: str, *paths: str) -> Claim:
+    return Claim(text=text, kind="fact", evidence=list(paths))
+
+
+ARR_FACT = fact("Membership ARR is $4.1M.", "financials.membership_arr_usd")
+SEARCH_FACT = fact("Their site search runs on Algolia.", "vendors.search")
+GOOD_ANSWER = Answer(claims=[ARR_FACT, SEARCH_FACT])
+
+
+class SlowModel:
+    """An ``AnswerModel`` that takes ``delay_s`` before each answer of ``inner``."""
+
+    def __init__(self, inner: AnswerModel, delay_s: float) -> None:
+        self.inner = inner
+        self.delay_s = delay_s
+        self.name = f"slow-{inner.name}"
+
+    def answer(self, request: AnswerRequest) -> Answer:
+        time.sleep(self.delay_s)
+        return self.inner.answer(request)
+
+
+class GatedModel:
+    """An ``AnswerModel`` that holds every answer of ``inner`` until ``release()``."""
+
+    def __init__(self, inner: AnswerModel) -> None:
+        self.inner = inner
+        self.name = f"gated-{inner.name}"
+        self._gate = threading.Event()
+        self._lock = threading.Lock()
+        self.started = 0
+
+    def answer(self, request: AnswerRequest) -> Answer:
+        with self._lock:
+            self.started += 1
+        self._gate.wait(timeout=WAIT_S)
+        return self.inner.answer(request)
+
+    def release(self) -> None:
+        self._gate.set()
+
+
+class SlackHarness:
+    """One PRISM Slack app served on loopback; see the module docstring."""
+
+    def __init__(
+        self,
+        redis_url: str,
+        *,
+        model: AnswerModel | None = None,
+        steps: list[AnswerStep] | None = None,
+        fake: FakeSlack | None = None,
+        lock_timeout_s: float = 10.0,
+        listener_threads: int = 8,
+        allowed_teams: list[str] | None = None,
+    ) -> None:
+        self._own_fake = fake is None
+        self.fake = fake or FakeSlack(team_id=unique("T")).start()
+        self.scripted = ScriptedModel(steps or [GOOD_ANSWER], repeat=steps is None)
+        self.model: AnswerModel = model or self.scripted
+        self.settings = Settings(
+            slack_bot_token=SecretStr(self.fake.bot_token),
+            slack_signing_secret=SecretStr(SIGNING_SECRET),
+            slack_api_url=self.fake.api_url,
+            redis_url=SecretStr(redis_url),
+            prism_reports_dir=REPORTS_DIR,
+            prism_allowed_teams=allowed_teams or [],
+        )
+        self.state: RedisStateStore = open_state_store(redis_url)
+        self.deps = TurnDeps(
+            reports=FileReportStore(REPORTS_DIR),
+            state=self.state,
+            model=self.model,
+            judge=None,
+            judge_mode="never",
+        )
+        self.executor = ThreadPoolExecutor(listener_threads, thread_name_prefix="test-listener")
+        self.app = build_app(
+            self.settings,
+            self.deps,
+            options=SlackOptions(lock_timeout_s=lock_timeout_s),
+            executor=self.executor,
+        )
+        self.server = LoopbackServer(build_wsgi_app(self.app, self.state)).start()
+        self.slack = SlackDelivery(
+            self.server.url + "/slack/events", SIGNING_SECRET, team_id=self.fake.team_id
+        )
+
+    # -- waiting ---------------------------------------------------------------------------
+
+    def drain(self) -> None:
+        """Wait until every listener started so far has finished (no more can start)."""
+        self.executor.shutdown(wait=True)
+
+    def wait_for_answer(self, channel: str, thread_ts: str | None) -> FakeMessage:
+        """The bot's message in that thread once it is no longer a placeholder."""
+
+        def answered() -> FakeMessage | None:
+            done = [m for m in self.fake.thread(channel, thread_ts) if not _placeholder(m)]
+            return done[-1] if done else None
+
+        return self.fake.wait_for(answered, timeout=WAIT_S, what=f"an answer in {channel}")
+
+    def posts(self, channel: str) -> list[RecordedCall]:
+        return [c for c in self.fake.calls("chat.postMessage") if c.params["channel"] == channel]
+
+    def close(self) -> None:
+        self.server.stop()
+        self.executor.shutdown(wait=True)
+        if self._own_fake:
+            self.fake.stop()
+
+    def __enter__(self) -> SlackHarness:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+def _placeholder(message: FakeMessage) -> bool:
+    return message.text == texts.PLACEHOLDER
+
+
+def all_text(message: FakeMessage | dict[str, Any]) -> str:
+    """Every text of a message (its blocks' texts and its fallback text), joined."""
+    if isinstance(message, FakeMessage):
+        blocks, text = message.blocks, message.text
+    else:
+        blocks, text = message.get("blocks") or [], str(message.get("text") or "")
+    parts = [text]
+    for block in blocks:
+        if isinstance(block.get("text"), dict):
+            parts.append(str(block["text"].get("text", "")))
+        for element in block.get("elements", []):
+            if isinstance(element, dict):
+                inner = element.get("text")
+                parts.append(
+                    str(inner.get("text", "")) if isinstance(inner, dict) else str(inner or "")
+                )
+    return "\n".join(parts)

@@ -1,0 +1,174 @@
+"""Which Slack events PRISM answers, where the answer goes, and what the question says."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from prism_slack.ports import Conversation
+from prism_slack.slack.conversation import (
+    Incoming,
+    Skip,
+    from_mention_event,
+    from_message_event,
+    mentions,
+    plain_text,
+)
+
+BOT = "UPRISMBOT"
+BOT_ID = "BPRISM"
+TEAM = "T1"
+
+
+def message(**fields: Any) -> dict[str, Any]:
+    event: dict[str, Any] = {
+        "type": "message",
+        "user": "UREP",
+        "text": "what is their ARR?",
+        "ts": "1700000000.000200",
+        "channel": "C1",
+        "channel_type": "channel",
+    }
+    event.update(fields)
+    return {k: v for k, v in event.items() if v is not None}
+
+
+def parse(event: dict[str, Any]) -> Incoming | Skip:
+    return from_message_event(event, team=TEAM, bot_user_id=BOT, bot_id=BOT_ID)
+
+
+SKIPPED = [
+    ("edit", message(subtype="message_changed", message={"text": "x"})),
+    ("deletion", message(subtype="message_deleted", deleted_ts="1.2")),
+    ("join", message(subtype="channel_join", text="<@UREP> joined")),
+    ("other bot", message(subtype="bot_message", bot_id="BOTHER", user=None)),
+    ("other bot with user", message(bot_id="BOTHER", user="UOTHERBOT")),
+    ("own message", message(user=BOT, text="hello", channel_type="im", channel="D1")),
+    ("own bot id", message(bot_id=BOT_ID, channel_type="im", channel="D1")),
+    ("hidden", message(hidden=True, channel_type="im", channel="D1")),
+    ("untagged top-level channel message", message()),
+    ("only the mention", message(text=f"<@{BOT}>  ")),
+    ("empty DM", message(text="", channel_type="im", channel="D1")),
+    ("no user", message(user=None, channel_type="im", channel="D1")),
+]
+
+
+@pytest.mark.parametrize(("case", "event"), SKIPPED, ids=[c for c, _ in SKIPPED])
+def test_ignored_events(case: str, event: dict[str, Any]) -> None:
+    assert isinstance(parse(event), Skip), case
+
+
+ANSWERED = [
+    # (case, event, kind, conversation thread, reply thread)
+    ("top-level DM", message(channel="D1", channel_type="im"), "dm", None, None),
+    (
+        "threaded DM",
+        message(channel="D1", channel_type="im", ts="1.3", thread_ts="1.1"),
+        "dm",
+        "1.1",
+        "1.1",
+    ),
+    (
+        "DM file share",
+        message(channel="D1", channel_type="im", subtype="file_share"),
+        "dm",
+        None,
+        None,
+    ),
+    (
+        "mention starts a thread",
+        message(text=f"<@{BOT}> what is their ARR?", ts="2.1"),
+        "mention",
+        "2.1",
+        "2.1",
+    ),
+    (
+        "mention inside a thread",
+        message(text=f"hey <@{BOT}|prism> ARR?", ts="2.5", thread_ts="2.1"),
+        "mention",
+        "2.1",
+        "2.1",
+    ),
+    ("untagged reply", message(ts="2.6", thread_ts="2.1"), "thread", "2.1", "2.1"),
+    (
+        "private channel reply",
+        message(ts="2.6", thread_ts="2.1", channel="G1", channel_type="group"),
+        "thread",
+        "2.1",
+        "2.1",
+    ),
+    (
+        "thread broadcast",
+        message(subtype="thread_broadcast", ts="2.7", thread_ts="2.1"),
+        "thread",
+        "2.1",
+        "2.1",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("case", "event", "kind", "thread", "reply_thread"), ANSWERED, ids=[a[0] for a in ANSWERED]
+)
+def test_answered_events(
+    case: str, event: dict[str, Any], kind: str, thread: str | None, reply_thread: str | None
+) -> None:
+    found = parse(event)
+    assert isinstance(found, Incoming), case
+    assert found.kind == kind
+    assert found.conversation == Conversation(team=TEAM, channel=event["channel"], thread=thread)
+    assert found.reply_thread == reply_thread
+    assert found.claim_key == f"{TEAM}:{event['channel']}:{event['ts']}"
+
+
+def test_app_mention_and_message_of_one_mention_share_the_claim_key() -> None:
+    text = f"<@{BOT}> what is their ARR?"
+    as_message = parse(message(text=text, ts="3.1"))
+    as_mention = from_mention_event(
+        {"type": "app_mention", "user": "UREP", "text": text, "ts": "3.1", "channel": "C1"},
+        team=TEAM,
+        bot_user_id=BOT,
+        bot_id=BOT_ID,
+    )
+    assert isinstance(as_message, Incoming) and isinstance(as_mention, Incoming)
+    assert as_message.claim_key == as_mention.claim_key
+    assert as_message.conversation == as_mention.conversation
+    assert as_message.text == as_mention.text == "what is their ARR?"
+
+
+def test_mention_from_another_bot_is_ignored() -> None:
+    event = {"type": "app_mention", "user": "U2", "bot_id": "B2", "text": f"<@{BOT}> hi"}
+    assert isinstance(
+        from_mention_event(
+            {**event, "ts": "1.1", "channel": "C1"}, team=TEAM, bot_user_id=BOT, bot_id=BOT_ID
+        ),
+        Skip,
+    )
+
+
+PLAIN = [
+    (f"<@{BOT}> what's their ARR?", "what's their ARR?"),
+    ("ask <@U123|dana> and <@U999>", "ask @dana and @U999"),
+    ("see <#C42|deal-northwind>", "see #deal-northwind"),
+    (
+        "site <https://northwind.example|Northwind> and <mailto:a@b.c>",
+        "site Northwind and mailto:a@b.c",
+    ),
+    ("<!here> R&amp;D &lt;3 &gt;", "@here R&D <3 >"),
+    ("&amp;lt; stays escaped once", "&lt; stays escaped once"),
+    ("  lots \n of   space ", "lots of space"),
+    ("<!subteam^S123|@sales> heads up", "@sales heads up"),
+]
+
+
+@pytest.mark.parametrize(("raw", "plain"), PLAIN)
+def test_plain_text(raw: str, plain: str) -> None:
+    assert plain_text(raw, BOT) == plain
+
+
+def test_mentions_only_matches_the_whole_user_id() -> None:
+    assert mentions(f"hi <@{BOT}>", BOT)
+    assert mentions(f"hi <@{BOT}|prism>", BOT)
+    assert not mentions(f"hi <@{BOT}X>", BOT)
+    assert not mentions("hi @prism", BOT)

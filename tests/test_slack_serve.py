@@ -1,0 +1,152 @@
+"""`prism serve` for real: gunicorn in a subprocess, /healthz, one signed DM answered through
+FakeSlack by the offline answerer; and the one-line configuration errors."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+import redis
+from pydantic import SecretStr
+from slack_support import REPORTS_DIR, SIGNING_SECRET, free_port, prism_command, unique
+
+from prism_slack.cli import build_parser
+from prism_slack.cli.serve_cmd import run, run_socket
+from prism_slack.settings import Settings
+from prism_slack.slack import texts
+from prism_slack.slack.server import PrismGunicorn, gunicorn_options
+from prism_slack.testing.fake_slack import FakeSlack
+from prism_slack.testing.redis_server import RedisServer
+from prism_slack.testing.slack_delivery import SlackDelivery, dm
+
+BOOT_S = 30.0
+
+
+def wait_healthy(url: str, process: subprocess.Popen[bytes], log: Path) -> dict[str, object]:
+    deadline = time.monotonic() + BOOT_S
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            pytest.fail(f"prism serve exited {process.returncode}:\n{log.read_text()}")
+        try:
+            with urllib.request.urlopen(url + "/healthz", timeout=2) as response:
+                doc = json.loads(response.read())
+                assert response.status == 200
+                return dict(doc)
+        except (urllib.error.URLError, ConnectionError):
+            time.sleep(0.1)
+    pytest.fail(f"prism serve did not become healthy in {BOOT_S}s:\n{log.read_text()}")
+
+
+def test_prism_serve_under_gunicorn_answers_a_signed_dm(
+    redis_server: RedisServer, redis_client: redis.Redis, tmp_path: Path
+) -> None:
+    port = free_port()
+    log = tmp_path / "serve.log"
+    with FakeSlack(team_id=unique("T")) as fake, log.open("wb") as log_file:
+        env = {
+            "PATH": os.environ.get("PATH", ""),
+            "HOME": str(tmp_path),
+            **({"PYTHONPATH": os.environ["PYTHONPATH"]} if "PYTHONPATH" in os.environ else {}),
+            "SLACK_BOT_TOKEN": fake.bot_token,
+            "SLACK_SIGNING_SECRET": SIGNING_SECRET,
+            "SLACK_API_URL": fake.api_url,
+            "REDIS_URL": redis_server.url,
+            "PRISM_REPORTS_DIR": str(REPORTS_DIR),
+            "PORT": str(port),
+        }
+        command = [*prism_command(), "serve", "--host", "127.0.0.1", "--workers", "2"]
+        process = subprocess.Popen(command, env=env, stdout=log_file, stderr=subprocess.STDOUT)
+        try:
+            url = f"http://127.0.0.1:{port}"
+            health = wait_healthy(url, process, log)
+            assert health["ok"] is True and health["store"] == "ok"
+            slack = SlackDelivery(url + "/slack/events", SIGNING_SECRET, team_id=fake.team_id)
+            user, channel = unique("U"), unique("D")
+            question = "What is Northwind Outfitters' membership ARR?"
+            delivered = slack.event(dm(question, user=user, channel=channel))
+            assert delivered.status == 200
+            answer = fake.wait_for(
+                lambda: next(
+                    (m for m in fake.thread(channel, None) if m.text != texts.PLACEHOLDER), None
+                ),
+                timeout=20,
+                what="the offline answer",
+            )
+            assert "Northwind Outfitters" in answer.text
+            assert any(b.get("block_id") == "prism_feedback" for b in answer.blocks)
+            assert slack.raw("{}", {"Content-Type": "application/json"}).status == 401
+        finally:
+            process.send_signal(signal.SIGTERM)
+            code = process.wait(timeout=30)
+    assert code == 0, log.read_text()
+    assert "Booting worker" in log.read_text()
+
+
+CONFIG_ERRORS = [
+    ("serve", {}, "SLACK_BOT_TOKEN"),
+    ("serve", {"slack_bot_token": "xoxb-1"}, "SLACK_SIGNING_SECRET"),
+    ("socket", {"slack_bot_token": "xoxb-1"}, "SLACK_APP_TOKEN"),
+]
+
+
+@pytest.mark.parametrize(("command", "given", "missing"), CONFIG_ERRORS)
+def test_missing_tokens_fail_in_one_line(
+    command: str, given: dict[str, str], missing: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    settings = Settings(
+        **{k: SecretStr(v) for k, v in given.items()}, prism_reports_dir=REPORTS_DIR
+    )
+    args = build_parser().parse_args([command])
+    assert args.handler is (run if command == "serve" else run_socket)
+    assert args.handler(args, settings) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"prism {command}: {missing} is not set") and "\n" not in err
+
+
+def test_gunicorn_runs_gthread_workers_on_our_app() -> None:
+    options = gunicorn_options(host="127.0.0.1", port=8123, workers=3, threads=6)
+    built: list[str] = []
+
+    def factory() -> object:
+        built.append("app")
+        return object()
+
+    server = PrismGunicorn(factory, options)  # type: ignore[arg-type]
+    assert server.cfg.worker_class_str == "gthread"
+    assert server.cfg.threads == 6 and server.cfg.workers == 3
+    assert server.cfg.bind == ["127.0.0.1:8123"]
+    assert built == []  # built in each worker, after the fork
+    server.load()
+    assert built == ["app"]
+
+
+def test_serve_parser_defaults() -> None:
+    args = build_parser().parse_args(["serve"])
+    assert isinstance(args, argparse.Namespace)
+    assert args.port is None and args.workers >= 1 and args.threads >= 1
+
+
+def test_a_token_slack_refuses_stops_serve_before_gunicorn(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with FakeSlack() as fake:
+        settings = Settings(
+            slack_bot_token=SecretStr("xoxb-revoked"),
+            slack_signing_secret=SecretStr(SIGNING_SECRET),
+            slack_api_url=fake.api_url,
+            prism_reports_dir=REPORTS_DIR,
+        )
+        args = build_parser().parse_args(["serve", "--port", str(free_port())])
+        assert run(args, settings) == 2
+        [auth] = fake.calls("auth.test")
+        assert auth.error == "invalid_auth"
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("prism serve: ") and "invalid_auth" in err[0]
