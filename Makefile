@@ -26,6 +26,8 @@ check: lint typecheck test
 bench: setup
 	$(BIN)/python bench/verify_bench.py
 	$(BIN)/python bench/turn_bench.py
+	$(BIN)/python bench/qa_sweep.py
+	$(BIN)/python bench/slack_load.py
 
 demo: setup
 	$(BIN)/prism ask --report northwind-outfitters "What do they use for search, and how is their conversion rate?"

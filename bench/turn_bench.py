@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import time
 from pathlib import Path
 
@@ -38,14 +37,26 @@ CLEAN = [
     Claim(text="Revenue fell 5%.", kind="fact", evidence=["financials.revenue_growth_pct"]),
     Claim(text="Gross margin is 41.2%.", kind="fact", evidence=["financials.gross_margin"]),
     Claim(text="Membership ARR is $4.1M.", kind="fact", evidence=["financials.membership_arr_usd"]),
-    Claim(text="Search relevance scores 4 out of 10.", kind="fact",
-          evidence=["scores.search_relevance", "scores.max"]),
-    Claim(text="Priya Raman is the Chief Digital Officer.", kind="fact",
-          evidence=["stakeholders[0].name", "stakeholders[0].title"]),
-    Claim(text="Site search returns nothing for more than one query in ten.", kind="fact",
-          evidence=["findings[0].title"]),
-    Claim(text="Open with the search finding and ask who owns merchandising.", kind="coaching",
-          evidence=["findings[0].title"]),
+    Claim(
+        text="Search relevance scores 4 out of 10.",
+        kind="fact",
+        evidence=["scores.search_relevance", "scores.max"],
+    ),
+    Claim(
+        text="Priya Raman is the Chief Digital Officer.",
+        kind="fact",
+        evidence=["stakeholders[0].name", "stakeholders[0].title"],
+    ),
+    Claim(
+        text="Site search returns nothing for more than one query in ten.",
+        kind="fact",
+        evidence=["findings[0].title"],
+    ),
+    Claim(
+        text="Open with the search finding and ask who owns merchandising.",
+        kind="coaching",
+        evidence=["findings[0].title"],
+    ),
 ]
 FABRICATED = [
     Claim(text="Revenue was $415.5M.", kind="fact", evidence=["financials.revenue_usd"]),
@@ -80,7 +91,11 @@ def calls_per_turn(mode: str, answers: list[Answer]) -> float:
     judge = ScriptedJudge([JudgeVerdict(verdict="supported")], repeat=True)
     model = ScriptedModel(answers)
     deps = TurnDeps(
-        reports=REPORTS, state=memory_store(), model=model, judge=judge, judge_mode=mode  # type: ignore[arg-type]
+        reports=REPORTS,
+        state=memory_store(),
+        model=model,
+        judge=judge,
+        judge_mode=mode,  # type: ignore[arg-type]
     )
     calls = 0
     for i in range(len(answers)):
@@ -95,22 +110,28 @@ def main() -> None:
     args = parser.parse_args()
 
     p50, p99 = non_model_time(args.turns)
-    print(f"non-model turn time, 10-claim answer, {args.turns} turns: "
-          f"p50 {p50:.2f} ms  p99 {p99:.2f} ms  (target p50 < 5 ms)")
+    print(
+        f"non-model turn time, 10-claim answer, {args.turns} turns: "
+        f"p50 {p50:.2f} ms  p99 {p99:.2f} ms  (target p50 < 5 ms)"
+    )
 
     clean = [Answer(claims=CLEAN[i : i + 3]) for i in range(0, 9, 3)] * 10
     mixed = clean + [Answer(claims=[CLEAN[0], bad]) for bad in FABRICATED] * 10
     for mode in ("auto", "always"):
-        print(f"model calls per turn, judge={mode}: clean {calls_per_turn(mode, clean):.2f}"
-              f"  clean+fabricated {calls_per_turn(mode, mixed):.2f}")
+        print(
+            f"model calls per turn, judge={mode}: clean {calls_per_turn(mode, clean):.2f}"
+            f"  clean+fabricated {calls_per_turn(mode, mixed):.2f}"
+        )
     print("  (target: at most 1.2 calls per turn on clean answers under auto)")
 
     for report in REPORTS.all():
         raw = json.dumps(report.data, indent=2, ensure_ascii=False)
         listing = report_listing(report)
-        print(f"injected size {report.slug}: listing {len(listing):,} chars vs raw JSON "
-              f"{len(raw):,} chars = {len(listing) / len(raw):.2f}x  "
-              f"(~{len(listing) // 4:,} vs ~{len(raw) // 4:,} tokens at 4 chars/token)")
+        print(
+            f"injected size {report.slug}: listing {len(listing):,} chars vs raw JSON "
+            f"{len(raw):,} chars = {len(listing) / len(raw):.2f}x  "
+            f"(~{len(listing) // 4:,} vs ~{len(raw) // 4:,} tokens at 4 chars/token)"
+        )
 
 
 if __name__ == "__main__":

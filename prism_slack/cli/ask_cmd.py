@@ -40,7 +40,9 @@ def deps_for(args: argparse.Namespace, settings: Settings) -> TurnDeps:
     """The turn's ports, honouring ``--reports-dir``. Raises ``PrismError`` on bad config."""
     if args.reports_dir is not None:
         settings = settings.model_copy(update={"prism_reports_dir": args.reports_dir})
-    return build_turn_deps(settings)
+    deps = build_turn_deps(settings)
+    deps.enforce_access = False  # the operator's own terminal reads every report
+    return deps
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:

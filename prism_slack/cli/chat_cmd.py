@@ -6,6 +6,7 @@ Commands: `/bind <company>`, `/reports`, `/quit` (or Ctrl-D). Anything else is a
 from __future__ import annotations
 
 import argparse
+import functools
 import itertools
 import sys
 import threading
@@ -63,7 +64,7 @@ def chat(deps: TurnDeps, where: Conversation, stdin: TextIO, stdout: TextIO) -> 
         if text.startswith("/"):
             print(command(text, deps, where), file=stdout)
             continue
-        result = with_status(lambda: run_turn(text, where, deps), stdout)
+        result = with_status(functools.partial(run_turn, text, where, deps), stdout)
         print(render_text(result, color=color), file=stdout, flush=True)
 
 

@@ -18,7 +18,7 @@ from slack_sdk.errors import SlackClientError
 
 from prism_slack.errors import PrismError, StoreUnavailable
 from prism_slack.settings import Settings
-from prism_slack.slack.app import build_app
+from prism_slack.slack.app import SlackOptions, build_app
 from prism_slack.slack.client import slack_credentials
 from prism_slack.slack.server import PrismGunicorn, build_wsgi_app, gunicorn_options
 from prism_slack.slack.socket_mode import build_socket_handler, run_socket_mode
@@ -26,6 +26,7 @@ from prism_slack.wiring import build_turn_deps
 
 DEFAULT_WORKERS = 2
 DEFAULT_THREADS = 8
+DEFAULT_LISTENER_THREADS = SlackOptions().listener_threads
 
 
 def register(sub: Any) -> None:
@@ -47,6 +48,14 @@ def register(sub: Any) -> None:
         type=int,
         default=DEFAULT_THREADS,
         help=f"HTTP threads per worker (default: {DEFAULT_THREADS})",
+    )
+    serve.add_argument(
+        "--listener-threads",
+        type=_positive,
+        default=DEFAULT_LISTENER_THREADS,
+        help="answering threads per worker; each holds one message for as long as its model "
+        "calls take, or while it waits behind an earlier message of its conversation "
+        f"(default: {DEFAULT_LISTENER_THREADS})",
     )
     serve.set_defaults(handler=run, log_level="INFO")
     socket: argparse.ArgumentParser = sub.add_parser(
@@ -79,14 +88,22 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         workers = 1
     port = args.port if args.port is not None else settings.port
     options = gunicorn_options(host=args.host, port=port, workers=workers, threads=args.threads)
-    PrismGunicorn(lambda: create_wsgi_app(settings), options).run()
+    slack_options = SlackOptions(listener_threads=args.listener_threads)
+    PrismGunicorn(lambda: create_wsgi_app(settings, slack_options), options).run()
     return 0
 
 
-def create_wsgi_app(settings: Settings) -> WSGIApplication:
+def create_wsgi_app(settings: Settings, options: SlackOptions | None = None) -> WSGIApplication:
     """Build one worker's app: ports, Bolt app, WSGI router."""
     deps = build_turn_deps(settings)
-    return build_wsgi_app(build_app(settings, deps), deps.state)
+    return build_wsgi_app(build_app(settings, deps, options=options), deps.state)
+
+
+def _positive(value: str) -> int:
+    number = int(value)
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {number}")
+    return number
 
 
 def run_socket(args: argparse.Namespace, settings: Settings) -> int:

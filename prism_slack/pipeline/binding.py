@@ -10,7 +10,7 @@ from prism_slack.ports import Conversation, ReportStore, StateStore
 
 
 class BindResult(BaseModel):
-    status: Literal["bound", "ambiguous", "unknown", "empty"]
+    status: Literal["bound", "ambiguous", "unknown", "empty", "forbidden"]
     slug: str | None = None
     company: str | None = None
     report_id: str | None = None
@@ -23,6 +23,8 @@ class BindResult(BaseModel):
             return f"Bound to {self.company}'s audit report ({self.report_id})."
         if self.status == "ambiguous":
             return "Which one? " + " or ".join(self.candidates) + ". Name it in full."
+        if self.status == "forbidden":
+            return f"{self.company}'s report can't be used in this channel."
         if self.status == "empty":
             return "Tell me which company: bind <company>."
         closest = ", ".join(self.candidates) if self.candidates else "none"
@@ -43,6 +45,8 @@ def bind_company(
         names = [reports.get(s).company.name for s in reports.suggest(text)]
         return BindResult(status="unknown", candidates=names)
     report = reports.get(detection.slugs[0])
+    if not report.usable_in(where.channel):
+        return BindResult(status="forbidden", slug=report.slug, company=report.company.name)
     state.set_binding(where, report.slug)
     return BindResult(
         status="bound", slug=report.slug, company=report.company.name, report_id=report.id

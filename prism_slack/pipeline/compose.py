@@ -49,7 +49,9 @@ def footnote_value(path: str, report: Report) -> str:
     if len(leaves) == 1 and leaves[0].path == path:
         text = leaves[0].render()
     else:
-        text = "; ".join(f"{leaf.path[len(path) :].lstrip('.')}: {leaf.render()}" for leaf in leaves)
+        text = "; ".join(
+            f"{leaf.path[len(path) :].lstrip('.')}: {leaf.render()}" for leaf in leaves
+        )
     if len(text) > FOOTNOTE_VALUE_CHARS:
         text = text[: FOOTNOTE_VALUE_CHARS - 1].rstrip() + "…"
     return text

@@ -115,7 +115,9 @@ def _cited(claim: Claim, report: Report) -> list[Leaf]:
 def _call(judge: Judge, claim: Claim, cited: list[Leaf], calls: list[ModelCall]) -> JudgeVerdict:
     started = time.perf_counter()
     try:
-        answer = judge.judge(JudgeRequest(claim=claim, cited=cited, prompt=judge_prompt(claim, cited)))
+        answer = judge.judge(
+            JudgeRequest(claim=claim, cited=cited, prompt=judge_prompt(claim, cited))
+        )
     except ModelError as e:
         calls.append(_record(judge, started, ok=False, error=type(e).__name__))
         raise

@@ -68,6 +68,8 @@ class TurnDeps:
     """Names always allowed in claims (playbook frame and move ids and titles)."""
     clock: Callable[[], dt.datetime] = field(default=_utcnow)
     history_turns: int = 6
+    enforce_access: bool = True
+    """Honour reports' ``access.channels`` (off for the operator's own terminal)."""
 
 
 class _Timer:
@@ -109,9 +111,14 @@ def run_turn(
     except StoreUnavailable:
         logger.warning("state store unavailable while resolving the binding")
         return _reply(base, Outcome.FAILED, STORE_DOWN)
+    if deps.enforce_access and not bound.usable_in(where.channel):
+        message = f"{bound.company.name}'s audit report can't be used in this channel."
+        return _reply(base, Outcome.REFUSED, message)
     if rebound:
         notices.append(f"Now answering from {bound.company.name}'s audit report.")
-    return _answer_turn(text, where, deps, bound, history, notices, timer, base)
+    return _answer_turn(
+        text, where, deps, bound, history=history, notices=notices, timer=timer, base=base
+    )
 
 
 def _answer_turn(
@@ -119,6 +126,7 @@ def _answer_turn(
     where: Conversation,
     deps: TurnDeps,
     report: Report,
+    *,
     history: list[HistoryTurn],
     notices: list[str],
     timer: _Timer,
@@ -219,9 +227,10 @@ def _resolve(
     )
     detection = reports.detect(text)
     if detection.status == "found" and detection.slugs[0] != bound:
-        slug = detection.slugs[0]
-        state.set_binding(where, slug)
-        return reports.get(slug), bound is not None
+        report = reports.get(detection.slugs[0])
+        if report.usable_in(where.channel) or not deps.enforce_access:
+            state.set_binding(where, report.slug)
+        return report, bound is not None
     if detection.status == "ambiguous" and bound not in detection.slugs:
         names = [reports.get(s).company.name for s in detection.slugs]
         message = "Which company do you mean? " + " or ".join(names) + ". Name it in full."

@@ -74,6 +74,11 @@ class Report:
     def allowed_channels(self) -> list[str] | None:
         return self.envelope.access.channels if self.envelope.access else None
 
+    def usable_in(self, channel: str) -> bool:
+        """Whether the report may be bound and answered from in ``channel`` (``access.channels``)."""
+        allowed = self.allowed_channels
+        return allowed is None or channel in allowed
+
     @cached_property
     def evidence(self) -> EvidenceMap:
         return EvidenceMap(self.data)

@@ -63,7 +63,7 @@ class CommandHandler:
             if verb == "status":
                 return self.status(where)
             if verb == "reports":
-                return self.list_reports()
+                return self.list_reports(where)
             if verb in ("", "help"):
                 return CommandReply(text=texts.HELP)
         except StoreUnavailable as e:
@@ -85,6 +85,8 @@ class CommandHandler:
             )
         if result.status == "empty":
             return CommandReply(text="Which company? `/prism bind <company>`.")
+        if result.status == "forbidden":
+            return CommandReply(text=result.message())
         if result.status == "ambiguous":
             names = "\n".join(f"• {name}" for name in result.candidates)
             return CommandReply(
@@ -126,8 +128,9 @@ class CommandHandler:
             )
         return CommandReply(text=f"{_here(where, capital=True)} is bound to {_describe(report)}.")
 
-    def list_reports(self) -> CommandReply:
-        reports = sorted(self.reports.all(), key=lambda r: r.company.name.lower())
+    def list_reports(self, where: Conversation) -> CommandReply:
+        usable = [r for r in self.reports.all() if r.usable_in(where.channel)]
+        reports = sorted(usable, key=lambda r: r.company.name.lower())
         if not reports:
             return CommandReply(text="I have no audit reports loaded.")
         lines = [f"• {_describe(r)}" for r in reports[:MAX_LISTED_REPORTS]]
