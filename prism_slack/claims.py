@@ -54,6 +54,10 @@ def parse_answer(raw: str | bytes | dict[str, Any]) -> Answer:
             data = json.loads(raw)
         except json.JSONDecodeError as e:
             raise AnswerParseError(f"not valid JSON: {e.msg} at line {e.lineno}") from e
+        except RecursionError as e:
+            raise AnswerParseError("not valid JSON: nested too deeply") from e
+        except ValueError as e:  # e.g. an integer literal longer than Python reads
+            raise AnswerParseError(f"not valid JSON: {str(e).split(':')[0]}") from e
     if not isinstance(data, dict):
         raise AnswerParseError(f"expected a JSON object with 'claims', got {type(data).__name__}")
     try:

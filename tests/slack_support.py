@@ -118,6 +118,7 @@ class SlackHarness:
         lock_timeout_s: float = 10.0,
         listener_threads: int = 8,
         allowed_teams: list[str] | None = None,
+        reports_dir: Path = REPORTS_DIR,
     ) -> None:
         self._own_fake = fake is None
         self.fake = fake or FakeSlack(team_id=unique("T")).start()
@@ -128,12 +129,12 @@ class SlackHarness:
             slack_signing_secret=SecretStr(SIGNING_SECRET),
             slack_api_url=self.fake.api_url,
             redis_url=SecretStr(redis_url),
-            prism_reports_dir=REPORTS_DIR,
+            prism_reports_dir=reports_dir,
             prism_allowed_teams=allowed_teams or [],
         )
         self.state: RedisStateStore = open_state_store(redis_url)
         self.deps = TurnDeps(
-            reports=FileReportStore(REPORTS_DIR),
+            reports=FileReportStore(reports_dir),
             state=self.state,
             model=self.model,
             judge=None,

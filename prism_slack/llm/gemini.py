@@ -189,7 +189,7 @@ class GeminiClient:
             raise ModelError(
                 f"could not reach Gemini ({role}) after {attempts} attempt(s): {type(e).__name__}"
             ) from e
-        except ValueError as e:  # non-JSON body, or a body the SDK cannot read
+        except (ValueError, RecursionError) as e:  # a body the SDK cannot read (or parse)
             raise ModelError(f"Gemini ({role}) sent a response that cannot be read") from e
         return _candidate_text(response, role)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import re
 import time
 from pathlib import Path
@@ -29,6 +30,44 @@ ROOT_PATH = "$"
 """The JSON path of a whole document, for problems that are not about one field."""
 
 _SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+MAX_DEPTH = 64
+"""Deepest nesting of objects and arrays a report may have (real reports use a handful)."""
+_TOO_DEEP = f"invalid JSON: nested deeper than {MAX_DEPTH} levels"
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"the number {text[:40]} is out of range")
+    return value
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:  # longer than Python reads (sys.get_int_max_str_digits)
+        raise ValueError(f"an integer of {len(text)} digits is too long") from None
+
+
+def _depth_exceeds(data: Any, limit: int) -> bool:
+    """Whether objects and arrays nest deeper than ``limit`` (iterative: no recursion)."""
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict):
+            children = list(value.values())
+        elif isinstance(value, list):
+            children = value
+        else:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
 
 
 def _json_path(loc: tuple[int | str, ...]) -> str:
@@ -73,10 +112,18 @@ def check_report_file(file: Path, slug: str) -> tuple[Report | None, list[Report
     except OSError as e:
         return None, [ReportError(name, ROOT_PATH, f"cannot read: {e.strerror or e}")]
     try:
-        data: Any = json.loads(text)
+        data: Any = json.loads(
+            text, parse_constant=_reject_constant, parse_float=_finite_float, parse_int=_int
+        )
     except json.JSONDecodeError as e:
         problem = f"invalid JSON: {e.msg} at line {e.lineno} column {e.colno}"
         return None, [ReportError(name, ROOT_PATH, problem)]
+    except RecursionError:
+        return None, [ReportError(name, ROOT_PATH, _TOO_DEEP)]
+    except ValueError as e:  # NaN or Infinity, or a number Python cannot hold
+        return None, [ReportError(name, ROOT_PATH, f"invalid JSON: {e}")]
+    if _depth_exceeds(data, MAX_DEPTH):
+        return None, [ReportError(name, ROOT_PATH, _TOO_DEEP)]
     if not isinstance(data, dict):
         problem = f"expected a JSON object at the top level, got {_type_name(data)}"
         return None, [ReportError(name, ROOT_PATH, problem)]

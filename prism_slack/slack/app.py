@@ -24,6 +24,7 @@ from typing import Any
 from slack_bolt import App, BoltContext, BoltResponse
 from slack_sdk import WebClient
 
+from prism_slack.errors import ConfigError
 from prism_slack.pipeline.turn import TurnDeps
 from prism_slack.settings import Settings
 from prism_slack.slack import texts
@@ -80,6 +81,13 @@ def build_app(
         ),
         logger=_bolt_logger(),
     )
+    if app.oauth_flow is not None:
+        # Bolt reads these two from the process environment by itself, and with both set it
+        # switches to OAuth installs and silently drops the bot token: nothing is answered.
+        raise ConfigError(
+            "SLACK_CLIENT_ID and SLACK_CLIENT_SECRET are set, which turns Bolt's OAuth "
+            "install flow on; PRISM runs in one workspace with SLACK_BOT_TOKEN — unset them"
+        )
     if settings.prism_allowed_teams:
         app.middleware(team_gate(frozenset(settings.prism_allowed_teams)))
     answerer = MessageAnswerer(deps, Replier(client), lock_timeout_s=options.lock_timeout_s)

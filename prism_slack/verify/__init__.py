@@ -1,0 +1,118 @@
+"""The deterministic verifier (DESIGN §6): pure functions of (claim, cited evidence, report).
+
+No model client, no network, no clock, no randomness. Each hard check is a named function
+in ``checks``; every failure is a reason string that starts with its check's slug.
+
+Rungs (``verdict.Rung``), per claim:
+
+- ``UNLINKED`` — check 2, 3 or 4 failed, or nothing that is cited resolves (coaching and
+  ``absent`` claims that cite nothing stay here even when supported);
+- ``POINTER-LINKED`` — the pointers resolve, but a number or name is not warranted (5, 6);
+- ``ANCHOR-WARRANTED`` — numbers and names warranted, attribute or content not (7);
+- ``EVIDENCE-WARRANTED`` — every hard check passed;
+- ``ENTAILMENT-VERIFIED`` — never from the verifier: only ``promote``, which the pipeline
+  calls after a real judge confirmed a supported claim.
+
+A claim is ``supported`` when no hard check fails.
+
+Modules, one job each:
+
+- ``numbers``: the grammar of quantities in claims and report values (and identifiers);
+- ``entities``: names in a claim, and when cited values warrant them;
+- ``concepts``: measure concepts and synonym groups; ``lexicon``: the word lists;
+- ``anchors``: whether a cited quantity warrants a claimed one (check 5);
+- ``attributes``: binding numbers to fields, measures and content words (check 7);
+- ``index``: everything read from a report, built once per report and cached;
+- ``checks``: one function per hard check, and ``evaluate``;
+- ``text``: folding, word tokens, light stems, squashed names.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from prism_slack.claims import Answer, Claim
+from prism_slack.reports.model import Report
+from prism_slack.verdict import Check, ClaimVerdict, Rung
+from prism_slack.verify.checks import ClaimContext, check_parses, evaluate, failed_checks
+
+__all__ = ["check_parses", "promote", "undecided", "verify_answer", "verify_claim"]
+
+logger = logging.getLogger(__name__)
+
+_LINK_CHECKS = frozenset(
+    {Check.PARSES, Check.TEXT_NONEMPTY, Check.POINTERS_RESOLVE, Check.FACT_CITES}
+)
+_ANCHOR_CHECKS = frozenset({Check.ANCHOR_WARRANT, Check.ENTITY_WARRANT})
+
+
+def verify_claim(
+    claim: Claim, report: Report, *, allowed: frozenset[str] = frozenset()
+) -> ClaimVerdict:
+    """The verdict on one claim. ``allowed``: extra names coaching may use (playbook ids
+    and names such as ``M4`` and ``Quantify the gap``)."""
+    reasons = evaluate(claim, report, allowed=allowed)
+    return ClaimVerdict(
+        claim=claim, rung=_rung(claim, report, reasons), supported=not reasons, reasons=reasons
+    )
+
+
+def verify_answer(
+    answer: Answer, report: Report, *, allowed: frozenset[str] = frozenset()
+) -> list[ClaimVerdict]:
+    """Verdicts for every claim, in order. Zero claims gives ``[]``, which
+    ``verdict.answer_label`` labels UNGROUNDED (never a vacuous pass)."""
+    verdicts = [verify_claim(claim, report, allowed=allowed) for claim in answer.claims]
+    logger.debug(
+        "verified report=%s claims=%d supported=%d",
+        report.slug,
+        len(verdicts),
+        sum(v.supported for v in verdicts),
+    )
+    return verdicts
+
+
+def undecided(
+    verdict: ClaimVerdict, report: Report, *, allowed: frozenset[str] = frozenset()
+) -> bool:
+    """True when the hard checks cannot settle the claim, so a judge may be asked:
+
+    - a supported fact with nothing to anchor (no number, date, name or identifier), or
+    - a failed fact or coaching claim whose only failure is check 7 (attribute/content),
+      which a rewrite citing the same fields might repair.
+
+    An anchor failure (5, 6) or a linking failure (2–4) is never undecided: no rewrite
+    may rescue it. ``absent`` claims are never undecided.
+    """
+    claim = verdict.claim
+    if claim.kind == "absent":
+        return False
+    if verdict.supported:
+        return claim.kind == "fact" and not ClaimContext(claim, report, allowed).anchored
+    return failed_checks(verdict.reasons) == {Check.ATTRIBUTE_WARRANT}
+
+
+def promote(verdict: ClaimVerdict) -> ClaimVerdict:
+    """The verdict at ENTAILMENT-VERIFIED, after a real judge confirmed the claim.
+
+    Only a supported verdict that is EVIDENCE-WARRANTED (or already promoted) may be
+    promoted; anything else raises ``ValueError`` — the judge never rescues a claim.
+    """
+    if not verdict.supported or verdict.rung not in (
+        Rung.EVIDENCE_WARRANTED,
+        Rung.ENTAILMENT_VERIFIED,
+    ):
+        raise ValueError(f"cannot promote a {verdict.rung} verdict (supported={verdict.supported})")
+    return verdict.model_copy(update={"rung": Rung.ENTAILMENT_VERIFIED})
+
+
+def _rung(claim: Claim, report: Report, reasons: list[str]) -> Rung:
+    failed = failed_checks(reasons)
+    resolved = any(report.evidence.resolve(path) is not None for path in claim.evidence)
+    if claim.kind == "absent" or failed & _LINK_CHECKS or not resolved:
+        return Rung.UNLINKED
+    if failed & _ANCHOR_CHECKS:
+        return Rung.POINTER_LINKED
+    if Check.ATTRIBUTE_WARRANT in failed:
+        return Rung.ANCHOR_WARRANTED
+    return Rung.EVIDENCE_WARRANTED

@@ -1,0 +1,251 @@
+"""Whether a claim's quantity is warranted by the quantities of its cited fields (check 5).
+
+Matching rules, claim quantity ``c`` against a cited quantity ``v``:
+
+- numbers: ``|c - v| <= c.tolerance`` (half a unit of the claim's last shown digit);
+  a claim number that drops the cited value's unit must state it exactly (``3 findings``
+  is not ``2.9 s`` rounded).
+  Percent ↔ fraction: a percent claim matches a field in percent units at face value
+  and a stored fraction times 100 (``3.7%`` ⊨ ``churn_rate: 0.0366``; a field whose key
+  says ``pct`` is never read as a fraction, one whose key says rate/share/margin … below
+  1 is only read as one); a plain claim number matches a percent field at face value or
+  divided by 100 (``0.0211`` ⊨ ``2.11%``). Currencies must agree when both are known;
+  a percent never matches money; units of one dimension convert (``2,900 ms`` ⊨ ``2.9 s``)
+  and units of different dimensions never match.
+- bounds: ``over 1,000`` ⊨ 1,187; a cited bound warrants only a bound in the same
+  direction that it implies (``under 12 months`` ⊨ ``under 12 months``).
+- signs: a claim with a direction word needs a cited value of that sign (``fell 5%`` ⊨
+  -5.0, and ⊨ a positive value in a field whose path says loss/decline, or in report
+  text that says it fell); ``rose 5%`` ⊭ -5.0; a claim with neither sign nor direction
+  word is positive (``5% growth`` ⊭ -5.0).
+- dates: the claim's span must contain the cited one (``March 2026`` ⊨ 2026-03-09;
+  ``March 9, 2026`` ⊭ ``2026-03``; a year-like number ⊨ any date in that year).
+- periods: same quarter/half and year; a fiscal year needs a fiscal period; a calendar
+  quarter or half also matches a cited date inside it.
+- scores: the value matches (as a number) and the scale is cited — a score written with
+  that scale, a scale field (``scores.max``), or the same report sentence.
+- counts: a whole number also matches the size of a cited list or object.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from decimal import Decimal
+
+from prism_slack.verify.index import Container, LeafFacts
+from prism_slack.verify.numbers import UNITS, DatePoint, Period, QKind, Quantity
+
+
+@dataclass(frozen=True, slots=True)
+class Anchoring:
+    """How one claim quantity fared: the fields that warrant it, or why none does."""
+
+    quantity: Quantity
+    sources: tuple[LeafFacts | Container, ...]
+    problem: str | None = None
+
+
+def anchor(q: Quantity, cited: Sequence[LeafFacts], containers: Sequence[Container]) -> Anchoring:
+    """Match claim quantity ``q`` against the cited fields."""
+    if q.kind is QKind.SCORE:
+        return _score(q, cited)
+    sources: list[LeafFacts | Container] = [
+        leaf for leaf in cited if any(matches(q, v) for v in leaf.quantities)
+    ]
+    if _countable(q):
+        sources += [c for c in containers if _compare(q, q.value, Decimal(c.size), "eq")]
+    if sources or q.optional:
+        return Anchoring(q, tuple(sources))
+    return Anchoring(q, (), _diagnose(q, cited))
+
+
+def matches(c: Quantity, v: Quantity) -> bool:
+    """Does cited quantity ``v`` warrant claim quantity ``c``?"""
+    if c.kind is QKind.DATE:
+        return _date_match(c, v)
+    if c.kind is QKind.PERIOD:
+        assert c.period is not None
+        return _period_match(c.period, v)
+    if c.year_like and _date_match(c, v):
+        return True
+    if c.unit is None and v.unit is not None and c.kind is QKind.NUMBER:
+        c = replace(c, tolerance=Decimal(0))  # a number stated without its unit: exactly
+    return any(_signed(c, x, v) for x in candidates(c, v))
+
+
+def candidates(c: Quantity, v: Quantity) -> list[Decimal]:
+    """``v``'s value in ``c``'s terms (percent, money, unit); empty when incompatible."""
+    x = v.value
+    if v.kind is QKind.SCORE:
+        assert v.scale is not None
+        if c.kind is QKind.PERCENT:
+            return [x / v.scale * 100]
+        return [x] if c.kind is QKind.NUMBER and c.unit is None else []
+    if v.kind not in (QKind.NUMBER, QKind.PERCENT, QKind.CURRENCY):
+        return []
+    if c.kind is QKind.PERCENT:
+        if v.kind is QKind.PERCENT:
+            return [x]
+        if v.kind is QKind.CURRENCY or v.unit is not None:
+            return []
+        if v.fraction:
+            return [x * 100]
+        return [x, x * 100] if abs(x) <= 1 else [x]
+    if c.kind is QKind.CURRENCY:
+        if v.kind is QKind.PERCENT or v.unit is not None:
+            return []
+        if c.currency and v.currency and c.currency != v.currency:
+            return []
+        return [x]
+    if c.unit is not None:
+        if v.unit is None:
+            return [x] if v.kind is QKind.NUMBER else []
+        return _converted(x, v.unit, c.unit)
+    if v.kind is QKind.PERCENT:
+        return [x, x / 100]
+    return [x]
+
+
+def _converted(x: Decimal, unit_from: str, unit_to: str) -> list[Decimal]:
+    dim_from, factor_from = UNITS[unit_from]
+    dim_to, factor_to = UNITS[unit_to]
+    return [x * factor_from / factor_to] if dim_from == dim_to else []
+
+
+def _signed(c: Quantity, x: Decimal, v: Quantity) -> bool:
+    cited_down = x < 0 or (v.direction == "down" and x > 0)
+    if c.direction is None:
+        if _compare(c, c.value, x, v.bound):
+            return True
+        return v.direction == "down" and x > 0 and _compare(c, c.value, -x, v.bound)
+    if (c.direction == "down") != cited_down:
+        return False
+    return _compare(c, abs(c.value), abs(x), v.bound)
+
+
+def _compare(c: Quantity, claimed: Decimal, cited: Decimal, cited_bound: str) -> bool:
+    """Is ``cited`` (stated with ``cited_bound``) within what ``c`` claims about it?"""
+    bound = c.bound
+    if cited_bound != "eq":
+        if bound == "eq" or bound[0] != cited_bound[0]:
+            return False
+        if bound[0] == "g":
+            strict = bound == "gt" and cited_bound == "ge"
+            return cited > claimed or (cited == claimed and not strict)
+        strict = bound == "lt" and cited_bound == "le"
+        return cited < claimed or (cited == claimed and not strict)
+    if bound == "eq":
+        return abs(claimed - cited) <= c.tolerance
+    if bound == "gt":
+        return cited > claimed
+    if bound == "ge":
+        return cited >= claimed
+    if bound == "lt":
+        return cited < claimed
+    return cited <= claimed
+
+
+def _points(v: Quantity) -> tuple[DatePoint, ...]:
+    if v.kind is QKind.DATE:
+        return v.dates
+    if v.kind is QKind.NUMBER and v.year_like:
+        return (DatePoint(int(v.value)),)
+    return ()
+
+
+def _date_match(c: Quantity, v: Quantity) -> bool:
+    claimed = c.dates if c.kind is QKind.DATE else (DatePoint(int(c.value)),)
+    if c.kind is QKind.NUMBER and (c.direction or c.bound != "eq" or c.value < 0):
+        return False
+    if v.kind is QKind.PERIOD:  # a period warrants its year, and nothing finer
+        year = v.period.year if v.period is not None else None
+        return year is not None and any(p == DatePoint(year) for p in claimed)
+    return any(point.within(outer) for outer in claimed for point in _points(v))
+
+
+def _period_match(c: Period, v: Quantity) -> bool:
+    if v.kind is QKind.PERIOD:
+        assert v.period is not None
+        return _period_in_period(v.period, c)
+    if v.kind is QKind.DATE and not c.fiscal and (c.quarter or c.half):
+        return any(_date_in_period(p, c) for p in v.dates)
+    return False
+
+
+def _period_in_period(inner: Period, outer: Period) -> bool:
+    if outer.year is not None and (inner.year != outer.year or inner.fiscal != outer.fiscal):
+        return False
+    if outer.year is None and outer.fiscal and not inner.fiscal:
+        return False
+    if outer.quarter is not None:
+        return inner.quarter == outer.quarter
+    if outer.half is not None:
+        if inner.half is not None:
+            return inner.half == outer.half
+        return inner.quarter is not None and (inner.quarter + 1) // 2 == outer.half
+    return outer.year is not None
+
+
+def _date_in_period(point: DatePoint, period: Period) -> bool:
+    if point.month is None or (period.year is not None and point.year != period.year):
+        return False
+    if period.quarter is not None:
+        return (point.month - 1) // 3 + 1 == period.quarter
+    return period.half is not None and (point.month - 1) // 6 + 1 == period.half
+
+
+def _countable(q: Quantity) -> bool:
+    return (
+        q.kind is QKind.NUMBER
+        and q.unit is None
+        and q.direction is None
+        and q.value >= 0
+        and q.value == q.value.to_integral_value()
+    )
+
+
+def _score(q: Quantity, cited: Sequence[LeafFacts]) -> Anchoring:
+    assert q.scale is not None
+    value_leaves: list[LeafFacts] = []
+    for leaf in cited:
+        for v in leaf.quantities:
+            if v.kind is QKind.SCORE and v.scale == q.scale and _compare(q, q.value, v.value, "eq"):
+                return Anchoring(q, (leaf,))
+            plain = v.kind is QKind.NUMBER and v.unit is None and not v.is_scale
+            if plain and _compare(q, q.value, v.value, "eq"):
+                value_leaves.append(leaf)
+    if not value_leaves:
+        return Anchoring(q, (), f"'{q.text}': the value {q.value} matches no cited value")
+    scale_cited = any(
+        v.kind is QKind.NUMBER and v.is_scale and v.value == q.scale
+        for leaf in cited
+        for v in leaf.quantities
+    ) or any(
+        leaf.is_text and any(v.kind is QKind.NUMBER and v.value == q.scale for v in leaf.quantities)
+        for leaf in value_leaves
+    )
+    if not scale_cited:
+        return Anchoring(q, (), f"'{q.text}': its scale {q.scale} is not in the cited fields")
+    return Anchoring(q, tuple(value_leaves))
+
+
+_SCALE_SLIPS = tuple(Decimal(10) ** k for k in (-9, -6, -3, -2, -1, 1, 2, 3, 6, 9))
+
+
+def _diagnose(q: Quantity, cited: Sequence[LeafFacts]) -> str:
+    """Why nothing matched: a flipped sign, a slipped scale, or no such value."""
+    head = f"'{q.text}' matches no cited value"
+    if not cited:
+        return f"'{q.text}' is stated but no field it could come from is cited"
+    if not q.numeric or q.value == 0:
+        return head
+    for leaf in cited:
+        for v in leaf.quantities:
+            for x in candidates(q, v):
+                if q.bound == "eq" and x != 0 and abs(abs(x) - abs(q.value)) <= q.tolerance:
+                    return f"{head}: the sign or direction is wrong (cited {leaf.path} = {v.text})"
+                for slip in _SCALE_SLIPS:
+                    if abs(abs(x) * slip - abs(q.value)) <= q.tolerance:
+                        return f"{head}: wrong scale (cited {leaf.path} = {v.text})"
+    return head

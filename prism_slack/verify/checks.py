@@ -1,0 +1,234 @@
+"""The hard checks of DESIGN §6, one pure function each, numbered as ``verdict.Check``.
+
+Every check returns a list of reasons — empty when it passes — and ``evaluate`` prefixes
+each with its check's slug (``anchor_warrant: '$4.2M' matches no cited value``).
+
+Which checks run on which claim:
+
+- every claim: 2 (text non-empty);
+- ``absent``: nothing else — it always passes (DESIGN §6.8);
+- ``fact`` and ``coaching``: 3 (pointers resolve) and 4 (a fact cites; at most
+  ``MAX_POINTERS`` pointers); then 5–7 against the cited fields that resolve. A fact
+  with no resolving citation stops there (it is UNLINKED: there is nothing to warrant
+  against); coaching always runs 5–7, so a number or name it carries without a citation
+  fails like a fact would ("smuggled facts").
+- 7 binds numbers to their fields for both kinds; its measure and content rules apply to
+  facts only (coaching is advice: its own words are not the report's).
+
+Check 1 (the answer parses; zero claims is never a pass) is about a whole answer:
+``check_parses``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable
+from functools import cached_property, lru_cache
+
+from prism_slack.claims import Answer, Claim
+from prism_slack.reports.model import Report
+from prism_slack.verdict import Check
+from prism_slack.verify.anchors import Anchoring, anchor
+from prism_slack.verify.attributes import (
+    ContentEvidence,
+    binding_problems,
+    content_problems,
+    measure_problems,
+)
+from prism_slack.verify.entities import Name, NameEvidence, find_names, identifier_key
+from prism_slack.verify.index import Container, LeafFacts, VerifierIndex, index_for
+from prism_slack.verify.numbers import MASK, Scan, scan
+from prism_slack.verify.text import squash_name, squash_text
+
+MAX_POINTERS = 8
+"""How many field paths one claim may cite."""
+
+_LOWER_WORD = re.compile(r"\b[a-z]+\b")
+
+
+class ClaimContext:
+    """One claim, read once, with the cited fields it may be warranted by."""
+
+    def __init__(self, claim: Claim, report: Report, allowed: frozenset[str]) -> None:
+        self.claim = claim
+        self.index: VerifierIndex = index_for(report)
+        self.found: Scan = scan(claim.text)
+        self.allowed = _allowed_evidence(allowed)
+        leaves: dict[str, LeafFacts] = {}
+        containers: dict[str, Container] = {}
+        self.resolved = False
+        for path in claim.evidence:
+            resolved = report.evidence.resolve(path)
+            if resolved is None:
+                continue
+            self.resolved = True
+            for facts in self.index.facts(resolved):
+                leaves.setdefault(facts.path, facts)
+            container = self.index.container(path)
+            if container is not None:
+                containers.setdefault(container.path, container)
+        self.cited: tuple[LeafFacts, ...] = tuple(leaves.values())
+        self.containers: tuple[Container, ...] = tuple(containers.values())
+
+    @cached_property
+    def names(self) -> list[Name]:
+        own = set(_LOWER_WORD.findall(self.found.masked))  # words this claim writes lower-case
+        return find_names(self.found.masked, lambda w: w in own or self.index.ordinary(w))
+
+    @cached_property
+    def anchorings(self) -> list[Anchoring]:
+        return [anchor(q, self.cited, self.containers) for q in self.found.quantities]
+
+    @cached_property
+    def name_evidence(self) -> NameEvidence:
+        texts = [leaf.value_text for leaf in self.cited if leaf.value_text is not None]
+        texts += [t for leaf in self.cited for t in leaf.path_texts]
+        units = frozenset().union(*(leaf.units for leaf in self.cited))
+        return NameEvidence(
+            texts=(*texts, *self.index.company.texts, *self.allowed.texts),
+            units=units | self.index.company.units | self.allowed.units,
+        )
+
+    @cached_property
+    def content_text(self) -> str:
+        """The claim with quantities, identifiers and names masked: what check 7 counts
+        (names are check 6's business, so a wrong name is not also a missing word)."""
+        chars = list(self.found.masked)
+        for name in self.names:
+            chars[name.start : name.end] = MASK * (name.end - name.start)
+        return "".join(chars)
+
+    @cached_property
+    def content_evidence(self) -> ContentEvidence:
+        return ContentEvidence.of(self.cited, self.containers, self.index.company_stems)
+
+    @property
+    def anchored(self) -> bool:
+        """Does the claim carry anything the hard checks can anchor (number, name, id)?"""
+        required = [q for q in self.found.quantities if not q.optional]
+        return bool(required or self.found.identifiers or self.names)
+
+
+@lru_cache(maxsize=64)
+def _allowed_evidence(allowed: frozenset[str]) -> NameEvidence:
+    terms = sorted(t for t in allowed if t.strip())
+    return NameEvidence(
+        texts=tuple(squash_text(t) for t in terms),
+        units=frozenset(squash_name(t) for t in terms),
+    )
+
+
+# --- the checks --------------------------------------------------------------------------
+
+
+def check_parses(answer: Answer) -> list[str]:
+    """1. The answer parses (the caller parsed it) and holds at least one claim."""
+    return [] if answer.claims else ["the answer has no claims, so nothing is grounded"]
+
+
+def check_text_nonempty(claim: Claim) -> list[str]:
+    """2. The claim says something."""
+    return [] if claim.text.strip() else ["the claim text is empty"]
+
+
+def check_pointers_resolve(claim: Claim, report: Report) -> list[str]:
+    """3. Every cited path resolves in the bound report."""
+    return [
+        f"{path!r} does not resolve in report {report.slug}"
+        for path in claim.evidence
+        if report.evidence.resolve(path) is None
+    ]
+
+
+def check_fact_cites(claim: Claim) -> list[str]:
+    """4. A fact cites at least one path; no claim cites more than ``MAX_POINTERS``."""
+    problems = []
+    if claim.kind == "fact" and not claim.evidence:
+        problems.append("a fact must cite at least one field path")
+    if len(claim.evidence) > MAX_POINTERS:
+        problems.append(f"{len(claim.evidence)} pointers exceed the cap of {MAX_POINTERS}")
+    return problems
+
+
+def check_anchor_warrant(ctx: ClaimContext) -> list[str]:
+    """5. Every number, percentage, amount, date, period and score matches a cited value."""
+    return [a.problem for a in ctx.anchorings if a.problem is not None]
+
+
+def check_entity_warrant(ctx: ClaimContext) -> list[str]:
+    """6. Every name and identifier appears in the cited values (or is the prospect's own
+    name, or an allowed term)."""
+    evidence = ctx.name_evidence
+    where = "no cited value" if ctx.cited else "no cited value (nothing is cited)"
+    problems = [
+        f"'{n.text}' appears in {where}{_closest(n.squashed, evidence)}"
+        for n in ctx.names
+        if not evidence.warrants(n)
+    ]
+    problems += [
+        f"identifier '{span.text}' appears in {where}{_closest(identifier_key(span), evidence)}"
+        for span in ctx.found.identifiers
+        if not evidence.contains(identifier_key(span))
+    ]
+    return problems
+
+
+def _closest(squashed: str, evidence: NameEvidence) -> str:
+    """A near miss among the cited names, as a hint for a rewrite. It never warrants."""
+    close = difflib.get_close_matches(squashed, sorted(evidence.units), n=1, cutoff=0.8)
+    return f" (closest cited name: {close[0]!r})" if close else ""
+
+
+def check_attribute_warrant(ctx: ClaimContext) -> list[str]:
+    """7. The claim measures what its cited fields hold; a fact's words are found there."""
+    problems = binding_problems(ctx.found, ctx.anchorings, ctx.index.field_stems, ctx.cited)
+    if ctx.claim.kind == "fact":
+        problems += measure_problems(ctx.content_text, ctx.content_evidence, ctx.index.field_stems)
+        problems += content_problems(ctx.content_text, ctx.content_evidence)
+    return problems
+
+
+WARRANT_CHECKS: dict[Check, Callable[[ClaimContext], list[str]]] = {
+    Check.ANCHOR_WARRANT: check_anchor_warrant,
+    Check.ENTITY_WARRANT: check_entity_warrant,
+    Check.ATTRIBUTE_WARRANT: check_attribute_warrant,
+}
+
+
+def evaluate(
+    claim: Claim,
+    report: Report,
+    *,
+    allowed: frozenset[str] = frozenset(),
+    skip: frozenset[Check] = frozenset(),
+) -> list[str]:
+    """Run checks 2–7 on one claim; every failure as ``"<check slug>: <explanation>"``.
+
+    ``skip`` leaves checks out — for tests that show each check is the one that catches
+    a fabrication. Production code never passes it.
+    """
+    reasons: list[str] = []
+
+    def record(check: Check, problems: list[str]) -> None:
+        if check not in skip:
+            reasons.extend(f"{check.slug}: {p}" for p in problems)
+
+    record(Check.TEXT_NONEMPTY, check_text_nonempty(claim))
+    if claim.kind == "absent":
+        return reasons
+    record(Check.POINTERS_RESOLVE, check_pointers_resolve(claim, report))
+    record(Check.FACT_CITES, check_fact_cites(claim))
+    ctx = ClaimContext(claim, report, allowed)
+    if not claim.text.strip() or (claim.kind == "fact" and not ctx.resolved):
+        return reasons
+    for check, run in WARRANT_CHECKS.items():
+        if check not in skip:
+            record(check, run(ctx))
+    return reasons
+
+
+def failed_checks(reasons: list[str]) -> set[Check]:
+    """The checks named by a verdict's reasons."""
+    by_slug = {check.slug: check for check in Check}
+    return {by_slug[r.split(":", 1)[0]] for r in reasons if r.split(":", 1)[0] in by_slug}

@@ -1,0 +1,122 @@
+"""Measure concepts and synonym groups found in a word sequence (check 7's vocabulary).
+
+A concept is found by its longest surface form first, on light stems, so ``net revenue
+retention`` is ``nrr`` (not ``net`` + ``revenue``) and ``Chief Revenue Officer`` is
+``cro``. The same function reads claims and field paths, so the two always agree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from prism_slack.verify import lexicon
+from prism_slack.verify.numbers import UNITS
+from prism_slack.verify.text import prefix, stem, words
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    concept: str
+    measure: bool
+    """True for a measure concept (strict), false for a synonym group (content count)."""
+    start: int
+    end: int
+
+
+def _build() -> tuple[dict[tuple[str, ...], tuple[tuple[str, bool], ...]], int]:
+    table: dict[tuple[str, ...], list[tuple[str, bool]]] = {}
+    for groups, measure in ((lexicon.MEASURES, True), (lexicon.SYNONYMS, False)):
+        for concept, forms in groups.items():
+            for form in forms:
+                key = tuple(stem(w) for w in form.replace("-", " ").split())
+                entry = (concept, measure)
+                if entry not in table.setdefault(key, []):
+                    table[key].append(entry)
+    longest = max(len(k) for k in table)
+    return {k: tuple(v) for k, v in table.items()}, longest
+
+
+_TABLE, _LONGEST = _build()
+
+
+def hits(tokens: Sequence[str]) -> list[Hit]:
+    """Concepts named in ``tokens`` (lower-case words), longest form first, left to right."""
+    stems = [stem(t) for t in tokens]
+    out: list[Hit] = []
+    i = 0
+    while i < len(stems):
+        for n in range(min(_LONGEST, len(stems) - i), 0, -1):
+            entries = _TABLE.get(tuple(stems[i : i + n]))
+            if entries:
+                out += [Hit(concept, measure, i, i + n) for concept, measure in entries]
+                i += n
+                break
+        else:
+            i += 1
+    return out
+
+
+def measures(tokens: Sequence[str]) -> frozenset[str]:
+    """The measure concepts ``tokens`` name."""
+    return frozenset(h.concept for h in hits(tokens) if h.measure)
+
+
+def all_concepts(tokens: Sequence[str]) -> frozenset[str]:
+    """Every concept (measure or synonym group) ``tokens`` name."""
+    return frozenset(h.concept for h in hits(tokens))
+
+
+NOT_CONTENT = (
+    lexicon.STOP_WORDS
+    | lexicon.DIRECTION_UP
+    | lexicon.DIRECTION_DOWN
+    | frozenset(lexicon.MONTHS)
+    | lexicon.WEEKDAYS
+    | frozenset(lexicon.NUMBER_WORDS)
+    | frozenset(UNITS)
+)
+"""Words that carry no content: stop, direction, month, number and unit words."""
+
+
+def content_words(text: str) -> list[str]:
+    """The content words of ``text`` (quantities already masked), in order."""
+    return [w for w in words(text) if len(w) > 1 and w not in NOT_CONTENT]
+
+
+@dataclass(frozen=True, slots=True)
+class WordSet:
+    """Words to find other words in: by light stem, shared prefix, or concept."""
+
+    stems: frozenset[str]
+    prefixes: frozenset[str]
+    concepts: frozenset[str]
+
+    @classmethod
+    def of(cls, tokens: Sequence[str]) -> WordSet:
+        return cls(
+            frozenset(stem(t) for t in tokens),
+            frozenset(p for t in tokens if (p := prefix(t))),
+            all_concepts(tokens),
+        )
+
+    @classmethod
+    def union(cls, sets: Iterable[WordSet]) -> WordSet:
+        stems: set[str] = set()
+        prefixes: set[str] = set()
+        found: set[str] = set()
+        for one in sets:
+            stems |= one.stems
+            prefixes |= one.prefixes
+            found |= one.concepts
+        return cls(frozenset(stems), frozenset(prefixes), frozenset(found))
+
+    def has(self, word: str) -> bool:
+        """Is ``word`` here, by stem, by a shared six-letter prefix, or by its concept?"""
+        p = prefix(word)
+        return (p is not None and p in self.prefixes) or self.has_exactly(word)
+
+    def has_exactly(self, word: str) -> bool:
+        """Is ``word`` here by stem or by its concept (no prefix guess: ``medicare`` is not
+        ``medicaid``)?"""
+        return stem(word) in self.stems or bool(all_concepts([word]) & self.concepts)

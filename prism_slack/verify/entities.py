@@ -1,0 +1,229 @@
+"""Names and identifiers in a claim, and whether cited evidence warrants them (check 6).
+
+What is a name
+--------------
+Names are read from the claim text with every quantity and identifier masked out
+(``numbers.scan``). A *name* is a maximal run of capitalised tokens — a capital first
+letter, or a capital inside (``eBay``) — that are adjacent (only spaces between them),
+possibly joined by a lower-case connector (``Head of Growth``, ``Tamarack & Pine``).
+Punctuation, a masked quantity or any other word ends a run. Then:
+
+1. a sentence's first word (after the start, ``.!?:;``, a quote or a bracket) is not a
+   name when it is capitalised only because it opens the sentence: a function word
+   (``The``, ``Their``), or — standing alone, not followed by another capitalised word — an
+   ordinary word (``lexicon.COMMON_WORDS``), a word the report or the claim writes in
+   lower case (``Revenue``, ``Ask``, ``Only``), a word with an ordinary English ending
+   (``Clinicians``, ``Scheduling``: ``lexicon.ORDINARY_SUFFIXES``), or a verb taking an
+   object (followed by ``the``, ``their``, ``how`` …: ``Identify the buyer``;
+   ``lexicon.OBJECT_STARTERS``). Inside a longer run
+   such a word stays, and counts as a free word when the run is matched (rule below).
+   ``HubSpot``/``Salesforce`` opening a sentence stay names. (Without a full English
+   dictionary, a vendor named by a plain English word that opens a sentence — ``Stripe``
+   — is read as a word; it then counts as a content word of a fact instead, which its
+   evidence must hold.)
+2. words that are never names (``lexicon.NOT_NAMES``: pronouns, months, ``CRM``, ``ARR``,
+   ``CEO``…) and connectors are trimmed from both ends;
+3. a run left with only role words (``Chief Financial Officer``, ``VP Sales`` — checked as
+   attributes instead), legal suffixes, ordinary words (``Site Search``) or nothing is
+   not a name.
+
+An *identifier* is a token mixing letters and digits (``FND-3``, ``M4``, ``GA4``), found by
+the number grammar.
+
+When a name is warranted
+------------------------
+Names are compared *squashed*: lower-case alphanumeric tokens run together, accents,
+case, punctuation, possessive ``'s`` and legal suffixes (``Inc``, ``LLC`` …) ignored.
+
+- the whole name occurs, on token boundaries, in one cited value, in a cited field's path
+  words, in the prospect's name, aliases, legal name or domain, or in an ``allowed`` term
+  (``Maria`` in ``Maria Chen`` passes; ``Maria Lopez`` against ``Maria Chen`` and
+  ``Daniel Lopez`` does not); or
+- the name splits into pieces each of which is a *complete* name of the evidence (a
+  capitalised run of a cited value, a short cited value, a path key, the prospect's
+  names, an allowed term) or a word that is never a name by itself (role, connector,
+  ``NOT_NAMES``, ordinary word): ``VP Sales Maria Chen`` over ``VP Sales`` and
+  ``Maria Chen``.
+
+Fuzzy matching never warrants: a misspelt name fails.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from prism_slack.verify import lexicon
+from prism_slack.verify.numbers import MASK, Span
+from prism_slack.verify.text import Squashed, name_tokens, squash_name
+
+_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:['.\-&][A-Za-z0-9]+)*|&")
+_OPENERS = frozenset(".!?:;\"'([{\n•")
+
+
+@dataclass(frozen=True, slots=True)
+class NamePart:
+    text: str
+    squashed: str
+    free: bool
+    """A word that is never a name by itself (role, connector, NOT_NAMES, ordinary word)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Name:
+    text: str
+    parts: tuple[NamePart, ...]
+    start: int
+    end: int
+
+    @property
+    def squashed(self) -> str:
+        return squash_name(" ".join(p.text for p in self.parts))
+
+
+@dataclass(frozen=True, slots=True)
+class NameEvidence:
+    """What names a claim may use: texts to find a name in, and complete names."""
+
+    texts: tuple[Squashed, ...]
+    units: frozenset[str]
+
+    def warrants(self, name: Name) -> bool:
+        return self.contains(name.squashed) or _segments(name.parts, self.units)
+
+    def contains(self, squashed: str) -> bool:
+        return squashed in self.units or any(t.contains(squashed) for t in self.texts)
+
+
+def _capitalised(token: str) -> bool:
+    return token[0].isupper() or any(c.isupper() for c in token[1:])
+
+
+def _titlecase_only(token: str) -> bool:
+    return token[0].isupper() and not any(c.isupper() for c in token[1:])
+
+
+def _sentence_initial(text: str, start: int) -> bool:
+    i = start - 1
+    while i >= 0 and text[i] in " \t":
+        i -= 1
+    if i < 0 or text[i] in _OPENERS:
+        return True
+    return text[i] == "-" and i > 0 and text[i - 1] == " "  # a dash opening a clause
+
+
+def _is_free(token: str) -> bool:
+    low = token.lower()
+    return (
+        low in lexicon.NOT_NAMES
+        or low in lexicon.ROLE_WORDS
+        or low in lexicon.CONNECTORS
+        or low in lexicon.LEGAL_SUFFIXES
+        or (_titlecase_only(token) and low in lexicon.COMMON_WORDS)
+    )
+
+
+def _ordinary_form(word: str) -> bool:
+    return len(word) > 4 and word.endswith(lexicon.ORDINARY_SUFFIXES)
+
+
+def _trimmable(token: str) -> bool:
+    low = token.lower()
+    return low in lexicon.NOT_NAMES or low in lexicon.CONNECTORS
+
+
+def _next_word(masked: str, end: int) -> str:
+    m = re.match(r"\s+([a-z]+)\b", masked[end:])
+    return m.group(1) if m else ""
+
+
+def find_names(masked: str, ordinary: Callable[[str], bool] = lambda w: False) -> list[Name]:
+    """The names in ``masked`` text (quantities and identifiers already masked).
+
+    ``ordinary(word)`` says whether a lower-case word is an ordinary word of this report
+    (so that a sentence may open with it capitalised).
+    """
+    names: list[Name] = []
+    run: list[re.Match[str]] = []
+    prev_end = 0
+    for m in _TOKEN.finditer(masked):
+        token = m.group(0)
+        gap = masked[prev_end : m.start()]
+        adjacent = bool(run) and gap != "" and gap.strip(" ") == "" and MASK not in gap
+        connector = token.lower() in lexicon.CONNECTORS and not _capitalised(token)
+        if _capitalised(token) and token != "&":
+            if not adjacent:
+                _flush(masked, run, names, ordinary)
+                run = []
+            run.append(m)
+        elif connector and adjacent:
+            run.append(m)
+        else:
+            _flush(masked, run, names, ordinary)
+            run = []
+        prev_end = m.end()
+    _flush(masked, run, names, ordinary)
+    return names
+
+
+def _flush(
+    masked: str, run: list[re.Match[str]], names: list[Name], ordinary: Callable[[str], bool]
+) -> None:
+    tokens = list(run)
+    if not tokens:
+        return
+    first = tokens[0].group(0)
+    if _sentence_initial(masked, tokens[0].start()) and _titlecase_only(first):
+        low = first.lower()
+        verb = _next_word(masked, tokens[0].end()) in lexicon.OBJECT_STARTERS
+        if low in lexicon.STOP_WORDS or (
+            len(tokens) == 1
+            and (low in lexicon.COMMON_WORDS or ordinary(low) or _ordinary_form(low) or verb)
+        ):
+            tokens = tokens[1:]
+    while tokens and _trimmable(tokens[0].group(0)):
+        tokens = tokens[1:]
+    while tokens and _trimmable(tokens[-1].group(0)):
+        tokens = tokens[:-1]
+    if not tokens or all(_is_free(t.group(0)) for t in tokens):
+        return
+    parts = tuple(
+        NamePart(t.group(0), "".join(name_tokens(t.group(0))), _is_free(t.group(0))) for t in tokens
+    )
+    start, end = tokens[0].start(), tokens[-1].end()
+    names.append(Name(masked[start:end], parts, start, end))
+
+
+def _segments(parts: tuple[NamePart, ...], units: frozenset[str]) -> bool:
+    """Can ``parts`` be cut into complete evidence names and free words?"""
+    n = len(parts)
+    reachable = [False] * (n + 1)
+    reachable[0] = True
+    for i in range(n):
+        if not reachable[i]:
+            continue
+        if parts[i].free:
+            reachable[i + 1] = True
+        piece = ""
+        for j in range(i, n):
+            piece += parts[j].squashed
+            if piece in units:
+                reachable[j + 1] = True
+    return reachable[n]
+
+
+def identifier_key(span: Span) -> str:
+    """An identifier's squashed form: ``FND-3``, ``fnd 3`` and ``FND3`` are all ``fnd3``."""
+    return "".join(name_tokens(span.text))
+
+
+def units_of(text: str, names: Iterable[Name], identifiers: Iterable[Span]) -> set[str]:
+    """The complete names a value holds: its capitalised runs, its identifiers, and the
+    whole value when it is short (``HubSpot``, ``VP Patient Access``)."""
+    units = {n.squashed for n in names}
+    units |= {identifier_key(s) for s in identifiers}
+    tokens = name_tokens(text)
+    if 0 < len(tokens) <= 8:
+        units.add(squash_name(text))
+    return {u for u in units if u}

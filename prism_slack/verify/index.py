@@ -1,0 +1,243 @@
+"""Per-report precomputation for the verifier, built once per report and cached.
+
+``VerifierIndex`` holds, for every leaf of a report, what the checks need from it — its
+quantities (value and path), its words, stems and concepts, its names — plus the size of
+every list and object (for counts), the prospect's own names and the report's lower-case
+vocabulary. Verifying a claim then only looks things up; nothing is parsed twice.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import weakref
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from prism_slack.evidence import Leaf, canonical_path, join_key
+from prism_slack.reports.model import Report
+from prism_slack.verify import concepts, lexicon
+from prism_slack.verify.concepts import WordSet
+from prism_slack.verify.entities import NameEvidence, find_names, units_of
+from prism_slack.verify.numbers import Quantity, Scan, leaf_quantities, path_periods, scan
+from prism_slack.verify.text import (
+    Squashed,
+    name_tokens,
+    path_phrases,
+    path_words,
+    prefix,
+    squash_name,
+    squash_text,
+    stem,
+    words,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class LeafFacts:
+    """What the checks read from one report leaf."""
+
+    path: str
+    is_text: bool
+    """The value is a string (a sentence, a name) rather than a number, date or flag."""
+    quantities: tuple[Quantity, ...]
+    """From the value, read with the path's hints, and the periods the path names."""
+    clauses: tuple[WordSet | None, ...]
+    """For a text value, the content words of each quantity's clause and the path words
+    (aligned with ``quantities``; ``None`` for a number value or a quantity from the
+    path)."""
+    stems: frozenset[str]
+    """Stems of the value's words and of the path's words."""
+    prefixes: frozenset[str]
+    concepts: frozenset[str]
+    """Measure and synonym concepts named by the value and the path."""
+    measures: frozenset[str]
+    """Measure concepts only."""
+    qualifiers: frozenset[str]
+    """Distinguishing qualifiers the path carries (``gross``, ``net`` …)."""
+    value_text: Squashed | None
+    path_texts: tuple[Squashed, ...]
+    units: frozenset[str]
+    """Complete names: the value's names and identifiers, a short value, path keys."""
+
+
+@dataclass(frozen=True, slots=True)
+class Container:
+    """A cited list or object, for counts (``6 findings`` citing ``findings``)."""
+
+    path: str
+    size: int
+    measures: frozenset[str]
+    concepts: frozenset[str]
+
+
+def _leaf_facts(leaf: Leaf, ordinary: frozenset[str]) -> LeafFacts:
+    path_word_list = path_words(leaf.path)
+    value_words: list[str] = []
+    value_text: Squashed | None = None
+    units: set[str] = set()
+    is_text = isinstance(leaf.value, str)
+    found: Scan | None = None
+    if isinstance(leaf.value, str):
+        found = scan(leaf.value, report_text=True)
+        value_words = words(found.masked)
+        value_text = squash_text(leaf.value)
+        names = find_names(found.masked, ordinary.__contains__)
+        units |= units_of(leaf.value, names, found.identifiers)
+    phrases = path_phrases(leaf.path)
+    path_texts = tuple(squash_text(p) for p in phrases)
+    units |= {squash_name(p) for p in phrases} | {w for w in path_word_list if w.isalnum()}
+    all_words = value_words + path_word_list
+    path_measures = concepts.measures(path_word_list)
+    hits = concepts.hits(value_words) + concepts.hits(path_word_list)
+    quantities = leaf_quantities(leaf.value, leaf.path, found)
+    if found is not None and len(quantities) == len(found.quantities):
+        clauses: tuple[WordSet | None, ...] = tuple(
+            WordSet.of(
+                concepts.content_words(_sentence_clause(found.masked, q.start, q.end))
+                + path_word_list
+            )
+            for q in found.quantities
+        )
+    else:
+        clauses = (None,) * len(quantities)
+    periods = path_periods(leaf.path)
+    return LeafFacts(
+        path=leaf.path,
+        is_text=is_text,
+        quantities=quantities + periods,
+        clauses=clauses + (None,) * len(periods),
+        stems=frozenset(stem(w) for w in all_words),
+        prefixes=frozenset(p for w in all_words if (p := prefix(w))),
+        concepts=frozenset(h.concept for h in hits),
+        measures=frozenset(h.concept for h in hits if h.measure),
+        qualifiers=path_measures & lexicon.REVERSE_QUALIFIERS,
+        value_text=value_text,
+        path_texts=path_texts,
+        units=frozenset(u for u in units if u),
+    )
+
+
+_CLAUSE_MARK = re.compile(r"[.;!?,](?:\s|$)")
+
+
+def _sentence_clause(masked: str, start: int, end: int) -> str:
+    """The part of a report sentence around ``masked[start:end]``, between punctuation."""
+    before = _CLAUSE_MARK.split(masked[:start])[-1]
+    after = _CLAUSE_MARK.split(masked[end:])[0]
+    return f"{before} {after}"
+
+
+def _containers(data: Mapping[str, Any]) -> Iterator[tuple[str, int]]:
+    def walk(path: str, value: Any) -> Iterator[tuple[str, int]]:
+        if isinstance(value, Mapping):
+            yield path, len(value)
+            for key, child in value.items():
+                yield from walk(join_key(path, str(key)), child)
+        elif isinstance(value, list):
+            yield path, len(value)
+            for i, child in enumerate(value):
+                yield from walk(f"{path}[{i}]", child)
+
+    for key, value in data.items():
+        yield from walk(join_key("", key), value)
+
+
+FIELD_WORD_MAX_LEAVES = 6
+"""A word names a field when it is in the last key of at most this many leaves: rarer
+words (``personalization``, ``churn``, ``search``) name fields; words in many keys only
+shape them (and ``lexicon.GENERIC_FIELD_WORDS`` never name one)."""
+
+ENVELOPE_KEYS = frozenset({"report", "company.name", "company.aliases", "company.legal_name",
+                           "company.domain"})  # fmt: skip
+"""Fields that describe the document or name the prospect, not its measures and tools."""
+
+
+def _field_stems(leaves: Iterable[Leaf], sections: Iterable[str]) -> frozenset[str]:
+    """Stems of the words that name the report's attribute fields: last keys of leaves
+    outside lists and the envelope (``metrics.churn_rate``, ``vendors.ehr``,
+    ``company.facilities.clinics``)."""
+    counts: Counter[str] = Counter()
+    for leaf in leaves:
+        if "[" in leaf.path or any(
+            leaf.path == key or leaf.path.startswith(f"{key}.") for key in ENVELOPE_KEYS
+        ):
+            continue
+        last = leaf.path.rsplit(".", 1)[-1]
+        counts.update({stem(w) for w in path_words(last) if w.isalpha()})
+    skip = {stem(w) for s in sections for w in path_words(s)}
+    skip |= {stem(w) for w in concepts.NOT_CONTENT | lexicon.GENERIC_FIELD_WORDS}
+    return frozenset(
+        s for s, n in counts.items() if n <= FIELD_WORD_MAX_LEAVES and s not in skip and len(s) > 2
+    )
+
+
+def _vocabulary(leaves: Iterable[Leaf]) -> frozenset[str]:
+    """Words the report writes in lower case (and its path words): ordinary words here."""
+    out: set[str] = set()
+    for leaf in leaves:
+        out.update(path_words(leaf.path))
+        if isinstance(leaf.value, str):
+            out.update(w for w in leaf.value.split() if w.isalpha() and w.islower())
+    return frozenset(out)
+
+
+class VerifierIndex:
+    """Everything the checks need from one report, computed once."""
+
+    def __init__(self, report: Report) -> None:
+        self.slug = report.slug
+        self.digest = report.digest
+        evidence = report.evidence
+        self.vocabulary = _vocabulary(evidence)
+        self.field_stems = _field_stems(evidence, report.data)
+        self.leaves: dict[str, LeafFacts] = {
+            leaf.path: _leaf_facts(leaf, self.vocabulary) for leaf in evidence
+        }
+        self.containers: dict[str, Container] = {}
+        for path, size in _containers(report.data):
+            found = path_words(path)
+            self.containers[path] = Container(
+                path, size, concepts.measures(found), concepts.all_concepts(found)
+            )
+        company = report.company
+        names = [company.name, *company.aliases]
+        extra = company.model_extra or {}
+        names += [v for k, v in extra.items() if k == "legal_name" and isinstance(v, str)]
+        if company.domain:
+            names.append(company.domain.split(".")[0])
+        self.company_names = tuple(n for n in names if n.strip())
+        self.company = NameEvidence(
+            texts=tuple(squash_text(n) for n in self.company_names),
+            units=frozenset(squash_name(n) for n in self.company_names),
+        )
+        self.company_stems = frozenset(stem(t) for n in self.company_names for t in name_tokens(n))
+
+    def facts(self, leaves: Iterable[Leaf]) -> list[LeafFacts]:
+        return [self.leaves[leaf.path] for leaf in leaves if leaf.path in self.leaves]
+
+    def container(self, path: str) -> Container | None:
+        canonical = canonical_path(path)
+        return self.containers.get(canonical) if canonical is not None else None
+
+    def ordinary(self, word: str) -> bool:
+        """A lower-case word this report writes in lower case."""
+        return word in self.vocabulary
+
+
+_CACHE: weakref.WeakKeyDictionary[Report, VerifierIndex] = weakref.WeakKeyDictionary()
+_LOCK = threading.Lock()
+
+
+def index_for(report: Report) -> VerifierIndex:
+    """The report's index, built on first use and kept while the report object lives."""
+    with _LOCK:
+        found = _CACHE.get(report)
+    if found is not None and found.digest == report.digest:
+        return found
+    built = VerifierIndex(report)
+    with _LOCK:
+        _CACHE[report] = built
+    return built

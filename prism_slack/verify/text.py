@@ -1,0 +1,210 @@
+"""Text normalisation shared by every check: folding, word tokens, light stems, path words,
+and the *squashed* form names are compared in.
+
+- ``fold``: Unicode compatibility-decompose, drop accents, straighten quotes and dashes.
+  Offsets are preserved for the characters the grammars look at (one char in, one out),
+  so spans found in folded text index the original claim text too.
+- ``words``: lower-case word tokens (letters, then letters or digits; ``'s`` cut).
+- ``stem``: a light, deterministic stemmer (plural, ``-ing``, ``-ed``, a few derivational
+  endings, final ``e``). Applied the same way to claim and evidence, so only consistency
+  matters, not linguistics.
+- ``squash``: a name as its lower-case alphanumeric tokens run together, with the offsets
+  where tokens start/end (``Hub-Spot`` and ``HubSpot`` both squash to ``hubspot``).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from prism_slack.verify import lexicon
+
+_TRANSLATE = str.maketrans(
+    {
+        "\u2018": "'",
+        "\u2019": "'",
+        "\u201a": "'",
+        "\u201b": "'",
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u201e": '"',
+        "\u2032": "'",
+        "\u2212": "-",  # minus sign
+        "\u2010": "-",
+        "\u2011": "-",
+        "\u2012": "-",
+        "\u2013": "-",  # en dash
+        "\u2014": "-",  # em dash
+        "\u00a0": " ",
+        "\u2009": " ",
+        "\u202f": " ",
+    }
+)
+
+
+def fold(text: str) -> str:
+    """Same length as ``text``: accents dropped, quotes/dashes/spaces made ASCII."""
+    translated = text.translate(_TRANSLATE)
+    if translated.isascii():
+        return translated
+    out = []
+    for ch in translated:
+        if ord(ch) < 128:
+            out.append(ch)
+            continue
+        base = unicodedata.normalize("NFKD", ch)
+        ascii_part = "".join(c for c in base if not unicodedata.combining(c))
+        out.append(ascii_part[0] if len(ascii_part) == 1 and ord(ascii_part[0]) < 128 else ch)
+    return "".join(out)
+
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:'[A-Za-z]+)?")
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_PATH_SPLIT = re.compile(r"[._\-\s\[\]\"]+")
+
+
+def words(text: str) -> list[str]:
+    """Lower-case word tokens; possessive ``'s`` and other apostrophe tails dropped."""
+    out = []
+    for m in _WORD.finditer(text):
+        token = m.group(0).lower()
+        if "'" in token:
+            token = token.split("'", 1)[0]
+        out.append(token)
+    return out
+
+
+_SUFFIXES = (
+    ("ational", "ate"),
+    ("ations", ""),
+    ("ation", ""),
+    ("itions", ""),
+    ("ition", ""),
+    ("ities", ""),
+    ("ity", ""),
+    ("ments", ""),
+    ("ment", ""),
+    ("ness", ""),
+    ("ingly", ""),
+    ("ings", ""),
+    ("ing", ""),
+    ("edly", ""),
+    ("ies", "y"),
+    ("ied", "y"),
+    ("sses", "ss"),
+    ("ed", ""),
+    ("es", ""),
+    ("s", ""),
+)
+_MIN_STEM = 3
+
+
+@lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """A light stem: ``conversions`` → ``conversion``, ``declined`` → ``declin``.
+
+    ``-ion`` is kept (``conversion`` and ``conversation`` must not meet)."""
+    w = word.lower()
+    if len(w) <= _MIN_STEM or not w.isalpha():
+        return w
+    for suffix, replacement in _SUFFIXES:
+        if w.endswith(suffix) and not (suffix == "s" and w.endswith("ss")):
+            candidate = w[: -len(suffix)] + replacement
+            if len(candidate) >= _MIN_STEM:
+                w = candidate
+            break
+    if len(w) > _MIN_STEM and w.endswith("e"):
+        w = w[:-1]
+    return w
+
+
+PREFIX_LEN = 6
+"""Two words of at least this length that share this many first letters match in check 7's
+content count (``conversion``/``converts``, ``membership``/``members``)."""
+
+
+def prefix(word: str) -> str | None:
+    return word[:PREFIX_LEN] if len(word) >= PREFIX_LEN and word.isalpha() else None
+
+
+def path_words(path: str) -> list[str]:
+    """Words of a field path: ``metrics.trialConversion_pct[2]`` → trial, conversion, pct.
+
+    List indexes are dropped; ``metrics`` and every other key along the path are kept.
+    """
+    out = []
+    for part in _PATH_SPLIT.split(path):
+        if not part or part.isdigit():
+            continue
+        out += [w.lower() for w in _CAMEL.split(part) if w]
+    return out
+
+
+def path_phrases(path: str) -> list[str]:
+    """Each key of a path as a phrase: ``tech_stack.website_cms`` → ``tech stack``,
+    ``website cms``."""
+    out = []
+    for key in re.split(r"[.\[\]\"]+", path):
+        if key and not key.isdigit():
+            out.append(" ".join(w.lower() for w in re.split(r"[_\-\s]+", key) if w))
+    return out
+
+
+_NAME_TOKEN = re.compile(r"[a-z0-9]+")
+
+
+def name_tokens(text: str) -> list[str]:
+    """Lower-case alphanumeric tokens of a name, possessive ``'s`` dropped."""
+    folded = fold(text).lower()
+    folded = re.sub(r"'s\b", "", folded)
+    folded = folded.replace("'", "")
+    return _NAME_TOKEN.findall(folded)
+
+
+def strip_legal(tokens: Sequence[str]) -> list[str]:
+    """Drop trailing legal-form tokens: ``northwind outfitters inc`` → ``northwind outfitters``."""
+    out = list(tokens)
+    while len(out) > 1 and out[-1] in lexicon.LEGAL_SUFFIXES:
+        out.pop()
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Squashed:
+    """A text's name tokens run together, with the offsets where tokens meet."""
+
+    text: str
+    bounds: frozenset[int]
+
+    def contains(self, needle: str) -> bool:
+        """True when ``needle`` (squashed) occurs here starting and ending on token bounds."""
+        if not needle:
+            return False
+        start = self.text.find(needle)
+        while start != -1:
+            if start in self.bounds and start + len(needle) in self.bounds:
+                return True
+            start = self.text.find(needle, start + 1)
+        return False
+
+
+def squash(tokens: Iterable[str]) -> Squashed:
+    text = ""
+    bounds = {0}
+    for token in tokens:
+        text += token
+        bounds.add(len(text))
+    return Squashed(text, frozenset(bounds))
+
+
+def squash_text(text: str) -> Squashed:
+    """Squashed form of free text, legal suffixes dropped wherever they stand."""
+    return squash(t for t in name_tokens(text) if t not in lexicon.LEGAL_SUFFIXES)
+
+
+def squash_name(text: str) -> str:
+    """The squashed string of one name (trailing legal suffixes dropped)."""
+    return "".join(strip_legal(name_tokens(text)))
