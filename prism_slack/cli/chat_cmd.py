@@ -76,7 +76,9 @@ def command(text: str, deps: TurnDeps, where: Conversation) -> str:
         )
     if name == "/bind":
         try:
-            return bind_company(rest, where, deps.reports, deps.state).message()
+            return bind_company(
+                rest, where, deps.reports, deps.state, enforce_access=deps.enforce_access
+            ).message()
         except StoreUnavailable:
             return "I can't reach my store right now; try again in a minute."
     return f"Unknown command {name}. {HELP}"

@@ -7,6 +7,7 @@ from typing import Literal
 from pydantic import BaseModel
 
 from prism_slack.ports import Conversation, ReportStore, StateStore
+from prism_slack.reports.model import Report
 
 
 class BindResult(BaseModel):
@@ -32,20 +33,34 @@ class BindResult(BaseModel):
 
 
 def bind_company(
-    text: str, where: Conversation, reports: ReportStore, state: StateStore
+    text: str,
+    where: Conversation,
+    reports: ReportStore,
+    state: StateStore,
+    *,
+    enforce_access: bool = True,
 ) -> BindResult:
-    """Detect the company named in ``text`` and bind ``where`` to its report."""
+    """Detect the company named in ``text`` and bind ``where`` to its report.
+
+    With ``enforce_access``, reports restricted to other channels are never offered as
+    candidates or suggestions here, and cannot be bound.
+    """
     if not text.strip():
         return BindResult(status="empty")
+
+    def usable(slugs: list[str]) -> list[Report]:
+        found = [reports.get(s) for s in slugs]
+        return [r for r in found if r.usable_in(where.channel) or not enforce_access]
+
     detection = reports.detect(text)
     if detection.status == "ambiguous":
-        names = [reports.get(s).company.name for s in detection.slugs]
+        names = [r.company.name for r in usable(detection.slugs)]
         return BindResult(status="ambiguous", candidates=names)
     if detection.status == "none":
-        names = [reports.get(s).company.name for s in reports.suggest(text)]
+        names = [r.company.name for r in usable(reports.suggest(text, limit=10))][:3]
         return BindResult(status="unknown", candidates=names)
     report = reports.get(detection.slugs[0])
-    if not report.usable_in(where.channel):
+    if enforce_access and not report.usable_in(where.channel):
         return BindResult(status="forbidden", slug=report.slug, company=report.company.name)
     state.set_binding(where, report.slug)
     return BindResult(

@@ -2,10 +2,13 @@
 
 Each distinct cited path becomes one numbered footnote ``[n] path = value``; a claim shows
 the numbers of the paths it cites. A path to an object or list shows its leaves compactly.
+An ``absent`` claim is posted as the one fixed sentence, whatever the model wrote: the
+verifier lets every ``absent`` claim pass, so its own text must never carry a fact.
 """
 
 from __future__ import annotations
 
+from prism_slack.claims import ABSENT_TEXT
 from prism_slack.evidence import canonical_path
 from prism_slack.pipeline.result import Footnote, PostedClaim
 from prism_slack.reports.model import Report
@@ -21,6 +24,12 @@ def compose(
     footnotes: list[Footnote] = []
     posted: list[PostedClaim] = []
     for i, verdict in enumerate(verdicts):
+        if verdict.claim.kind == "absent":
+            if all(p.kind != "absent" for p in posted):
+                posted.append(
+                    PostedClaim(text=ABSENT_TEXT, kind="absent", citations=[], rung=verdict.rung)
+                )
+            continue
         cites: list[int] = []
         for cited in verdict.claim.evidence:
             path = canonical_path(cited) or cited

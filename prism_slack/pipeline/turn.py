@@ -111,7 +111,7 @@ def run_turn(
     except StoreUnavailable:
         logger.warning("state store unavailable while resolving the binding")
         return _reply(base, Outcome.FAILED, STORE_DOWN)
-    if deps.enforce_access and not bound.usable_in(where.channel):
+    if not _usable(bound, where, deps):
         message = f"{bound.company.name}'s audit report can't be used in this channel."
         return _reply(base, Outcome.REFUSED, message)
     if rebound:
@@ -226,26 +226,37 @@ def _resolve(
         where.channel_scope()
     )
     detection = reports.detect(text)
-    if detection.status == "found" and detection.slugs[0] != bound:
-        report = reports.get(detection.slugs[0])
-        if report.usable_in(where.channel) or not deps.enforce_access:
+    named = [reports.get(slug) for slug in detection.slugs]
+    if detection.status == "ambiguous" and bound not in detection.slugs:
+        usable = [r for r in named if _usable(r, where, deps)]
+        if len(usable) > 1:
+            names = [r.company.name for r in usable]
+            message = "Which company do you mean? " + " or ".join(names) + ". Name it in full."
+            return _reply(base, Outcome.AMBIGUOUS, message, candidates=names)
+        named = usable or named[:1]  # the one this channel may use, or a refusal below
+    if named and named[0].slug != bound and (detection.status == "found" or len(named) == 1):
+        report = named[0]
+        if _usable(report, where, deps):
             state.set_binding(where, report.slug)
         return report, bound is not None
-    if detection.status == "ambiguous" and bound not in detection.slugs:
-        names = [reports.get(s).company.name for s in detection.slugs]
-        message = "Which company do you mean? " + " or ".join(names) + ". Name it in full."
-        return _reply(base, Outcome.AMBIGUOUS, message, candidates=names)
     if bound is None:
-        names = [r.company.name for r in reports.all()][:6]
         message = "I don't know which prospect this is about yet. " + HOW_TO_BIND
-        return _reply(base, Outcome.NEEDS_BINDING, message, candidates=names)
+        return _reply(base, Outcome.NEEDS_BINDING, message, candidates=_known(where, deps))
     try:
         return reports.get(bound), False
     except UnknownReportError:
         state.clear_binding(where if where.thread else where.channel_scope())
         message = f"The report bound here ({bound}) is no longer available. " + HOW_TO_BIND
-        names = [r.company.name for r in reports.all()][:6]
-        return _reply(base, Outcome.NEEDS_BINDING, message, candidates=names)
+        return _reply(base, Outcome.NEEDS_BINDING, message, candidates=_known(where, deps))
+
+
+def _usable(report: Report, where: Conversation, deps: TurnDeps) -> bool:
+    return report.usable_in(where.channel) or not deps.enforce_access
+
+
+def _known(where: Conversation, deps: TurnDeps, limit: int = 6) -> list[str]:
+    """Companies to offer when nothing is bound: only those usable here."""
+    return [r.company.name for r in deps.reports.all() if _usable(r, where, deps)][:limit]
 
 
 def _ask(

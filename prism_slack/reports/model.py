@@ -75,7 +75,7 @@ class Report:
         return self.envelope.access.channels if self.envelope.access else None
 
     def usable_in(self, channel: str) -> bool:
-        """Whether the report may be bound and answered from in ``channel`` (``access.channels``)."""
+        """Whether ``channel`` may bind and answer from this report (``access.channels``)."""
         allowed = self.allowed_channels
         return allowed is None or channel in allowed
 
