@@ -10,7 +10,8 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 JudgeMode = Literal["auto", "always", "never"]
 
-DEFAULT_GEMINI_MODEL = "gemini-2.5-flash"
+DEFAULT_GEMINI_MODEL = "gemini-3.5-flash"
+"""A stable Flash model; override with GEMINI_MODEL."""
 
 
 class Settings(BaseSettings):

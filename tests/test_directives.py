@@ -293,3 +293,74 @@ def test_d8_directive_tests_and_the_verify_bench_exist() -> None:
 
 
 # --- D3, D4, D6: the pipeline's pins (added by the pipeline's owner) ----------------------
+
+
+def _turn(answer: Answer, *, judge: Any = None, mode: str = "never") -> tuple[Any, Any]:
+    """One pipeline turn on Northwind Outfitters with a scripted model (and judge)."""
+    from prism_slack.llm.scripted import ScriptedModel
+    from prism_slack.pipeline.turn import TurnDeps, run_turn
+    from prism_slack.ports import Conversation
+    from prism_slack.reports.store import FileReportStore
+    from prism_slack.state.redis_store import memory_store
+
+    deps = TurnDeps(
+        reports=FileReportStore(REPORTS),
+        state=memory_store(),
+        model=ScriptedModel([answer]),
+        judge=judge,
+        judge_mode=mode,  # type: ignore[arg-type]
+    )
+    where = Conversation(team="T", channel="C", thread="1")
+    return run_turn("q", where, deps, report="northwind-outfitters"), deps
+
+
+def test_d3_every_posted_sentence_is_a_verified_claim_or_the_absent_sentence() -> None:
+    result, _ = _turn(MIXED)
+    verified = {v.claim.text for v in result.verdicts if v.supported}
+    for posted in result.posted:
+        assert posted.text in verified or posted.text == "That's not in the audit report."
+    assert {w.claim.text for w in result.withheld} == {
+        v.claim.text
+        for v in verify_answer(MIXED, fresh_report("northwind-outfitters"))
+        if not v.supported
+    }
+
+
+def test_d3_the_model_text_is_never_rendered_raw() -> None:
+    from prism_slack.render.text import render_text
+
+    result, _ = _turn(MIXED)
+    text = render_text(result)
+    for withheld in result.withheld:
+        assert withheld.claim.text not in text
+
+
+def test_d4_every_turn_records_report_evidence_and_prompt_digests() -> None:
+    result, deps = _turn(MIXED)
+    report = fresh_report("northwind-outfitters")
+    audit = deps.state.get_audit(result.turn_id)
+    assert audit is not None
+    assert audit.report_digest == report.digest
+    assert audit.evidence_root == report.evidence.root
+    assert audit.prompt_digest and len(audit.prompt_digest) == 64
+    assert [v.claim for v in audit.verdicts] == MIXED.claims
+    assert audit.model == "scripted" and audit.model_calls
+
+
+def test_d6_a_judge_that_says_supported_cannot_post_an_anchor_failure() -> None:
+    from prism_slack.llm.scripted import ScriptedJudge
+    from prism_slack.ports import JudgeVerdict
+
+    judge = ScriptedJudge([JudgeVerdict(verdict="supported")], repeat=True)
+    result, _ = _turn(MIXED, judge=judge, mode="always")
+    posted = {p.text for p in result.posted}
+    assert "Revenue grew 5%." not in posted
+    assert "Their CRM is Salesforce." not in posted
+    assert "Churn is 3.66%." not in posted
+
+
+def test_d6_the_pipeline_verifies_before_it_judges() -> None:
+    from prism_slack.pipeline import turn
+
+    source = inspect.getsource(turn._answer_turn)
+    assert source.index("verify_answer(") < source.index("judge_rewrite(")
