@@ -139,8 +139,7 @@ class FakeSlack:
     def start(self) -> FakeSlack:
         if self._server is not None:
             return self
-        server = ThreadingHTTPServer((HOST, 0), _handler_for(self))
-        server.daemon_threads = True
+        server = _Server((HOST, 0), _handler_for(self))
         self._server = server
         self._thread = threading.Thread(
             target=server.serve_forever, name="fake-slack", kwargs={"poll_interval": 0.05}
@@ -376,6 +375,13 @@ class FakeSlack:
         if self.socket_url is None:
             raise _ApiError("socket_mode_not_enabled")
         return {"url": self.socket_url}
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    # The app opens a connection per Web API call; a load bench makes many at once, and
+    # the default backlog of 5 would drop SYNs (a 1 s retransmit) or reset connections.
+    request_queue_size = 128
 
 
 class _ApiError(Exception):
