@@ -18,8 +18,6 @@ dictionary lookups per term.
 from __future__ import annotations
 
 import math
-import threading
-import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -305,16 +303,6 @@ def build_index(report: Report) -> ReportIndex:
     )
 
 
-_CACHE: weakref.WeakKeyDictionary[Report, ReportIndex] = weakref.WeakKeyDictionary()
-_CACHE_LOCK = threading.Lock()
-
-
 def index_for(report: Report) -> ReportIndex:
-    """The index of ``report``, built on first use and kept as long as the report lives."""
-    with _CACHE_LOCK:
-        cached = _CACHE.get(report)
-    if cached is not None:
-        return cached
-    index = build_index(report)
-    with _CACHE_LOCK:
-        return _CACHE.setdefault(report, index)
+    """The index of ``report``, built once per report (under its lock) and kept with it."""
+    return report.derived(build_index)

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import datetime as dt
+import threading
+from collections.abc import Callable
 from functools import cached_property
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from prism_slack.evidence import EvidenceMap, content_digest
+
+T = TypeVar("T")
 
 
 class Company(BaseModel):
@@ -50,13 +54,24 @@ class Envelope(BaseModel):
 
 
 class Report:
-    """One loaded report. Its evidence map is built once, on first use, and reused."""
+    """One loaded report. Its evidence map and every index derived from it are built once,
+    on first use, and kept with the report (``derived``)."""
 
     def __init__(self, slug: str, envelope: Envelope, data: dict[str, Any]) -> None:
         self.slug = slug
         self.envelope = envelope
         self.data = data
         self.digest = content_digest(data)
+        self._derived: dict[Callable[[Report], Any], Any] = {}
+        self._derived_lock = threading.Lock()
+
+    def derived(self, build: Callable[[Report], T]) -> T:
+        """``build(self)``, computed once per report even when many threads ask at once."""
+        with self._derived_lock:
+            if build not in self._derived:
+                self._derived[build] = build(self)
+            value: T = self._derived[build]
+            return value
 
     @property
     def company(self) -> Company:

@@ -9,8 +9,6 @@ vocabulary. Verifying a claim then only looks things up; nothing is parsed twice
 from __future__ import annotations
 
 import re
-import threading
-import weakref
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -189,7 +187,6 @@ class VerifierIndex:
 
     def __init__(self, report: Report) -> None:
         self.slug = report.slug
-        self.digest = report.digest
         evidence = report.evidence
         self.vocabulary = _vocabulary(evidence)
         self.field_stems = _field_stems(evidence, report.data)
@@ -227,17 +224,6 @@ class VerifierIndex:
         return word in self.vocabulary
 
 
-_CACHE: weakref.WeakKeyDictionary[Report, VerifierIndex] = weakref.WeakKeyDictionary()
-_LOCK = threading.Lock()
-
-
 def index_for(report: Report) -> VerifierIndex:
-    """The report's index, built on first use and kept while the report object lives."""
-    with _LOCK:
-        found = _CACHE.get(report)
-    if found is not None and found.digest == report.digest:
-        return found
-    built = VerifierIndex(report)
-    with _LOCK:
-        _CACHE[report] = built
-    return built
+    """The report's index, built once per report (under its lock) and kept with it."""
+    return report.derived(VerifierIndex)
