@@ -10,6 +10,11 @@ from prism_slack.ports import Conversation, ReportStore, StateStore
 from prism_slack.reports.model import Report
 
 
+def possessive(name: str) -> str:
+    """``Acme`` → ``Acme's``; ``Northwind Outfitters`` → ``Northwind Outfitters'``."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
 class BindResult(BaseModel):
     status: Literal["bound", "ambiguous", "unknown", "empty", "forbidden"]
     slug: str | None = None
@@ -21,11 +26,11 @@ class BindResult(BaseModel):
     def message(self) -> str:
         """What to tell the rep, in plain words (the surface defangs and formats it)."""
         if self.status == "bound":
-            return f"Bound to {self.company}'s audit report ({self.report_id})."
+            return f"Bound to {possessive(self.company or '')} audit report ({self.report_id})."
         if self.status == "ambiguous":
             return "Which one? " + " or ".join(self.candidates) + ". Name it in full."
         if self.status == "forbidden":
-            return f"{self.company}'s report can't be used in this channel."
+            return f"{possessive(self.company or '')} report can't be used in this channel."
         if self.status == "empty":
             return "Tell me which company: bind <company>."
         closest = ", ".join(self.candidates) if self.candidates else "none"

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from prism_slack.claims import Answer
 from prism_slack.errors import ModelError, StoreUnavailable, UnknownReportError
+from prism_slack.pipeline.binding import possessive
 from prism_slack.pipeline.compose import compose
 from prism_slack.pipeline.inject import answer_prompt
 from prism_slack.pipeline.judge import judge_rewrite
@@ -112,10 +113,10 @@ def run_turn(
         logger.warning("state store unavailable while resolving the binding")
         return _reply(base, Outcome.FAILED, STORE_DOWN)
     if not _usable(bound, where, deps):
-        message = f"{bound.company.name}'s audit report can't be used in this channel."
+        message = f"{possessive(bound.company.name)} audit report can't be used in this channel."
         return _reply(base, Outcome.REFUSED, message)
     if rebound:
-        notices.append(f"Now answering from {bound.company.name}'s audit report.")
+        notices.append(f"Now answering from {possessive(bound.company.name)} audit report.")
     return _answer_turn(
         text, where, deps, bound, history=history, notices=notices, timer=timer, base=base
     )

@@ -20,7 +20,7 @@ from slack_bolt import Ack, App, Respond
 from slack_sdk.errors import SlackClientError
 
 from prism_slack.errors import StoreUnavailable, UnknownReportError
-from prism_slack.pipeline.binding import bind_company
+from prism_slack.pipeline.binding import bind_company, possessive
 from prism_slack.ports import Conversation, ReportStore, StateStore
 from prism_slack.render.blocks import render_ephemeral
 from prism_slack.reports.model import Report
@@ -105,7 +105,7 @@ class CommandHandler:
         if not self.state.clear_binding(where):
             return CommandReply(text=f"Nothing is bound to {_here(where)}.")
         name = self._company(slug) if slug else None
-        what = f" from {name}'s report" if name else ""
+        what = f" from {possessive(name)} report" if name else ""
         return CommandReply(
             text=f"{_here(where, capital=True)} is no longer bound{what}. "
             "I'll work out the company from each question, or ask.",
