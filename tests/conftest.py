@@ -7,16 +7,22 @@
 - ``fake_redis`` (function): a ``fakeredis`` client on its own private server.
 - ``make_redis_server`` (function): ``make_redis_server(appendonly=False)`` starts a
   ``RedisServer`` of the test's own, for tests that stop or restart it; all are closed after.
+- ``harness`` (function): a ``SlackHarness`` (``slack_support``) on the session's Redis,
+  with a FakeSlack of its own; the database is flushed first.
+- ``make_harness`` (function): ``make_harness(**options)`` builds a ``SlackHarness`` with
+  ``SlackHarness``'s options; all are closed after.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import fakeredis
 import pytest
 import redis
+from slack_support import SlackHarness
 
 from prism_slack.testing.redis_server import RedisServer, RedisServerError
 
@@ -64,3 +70,24 @@ def make_redis_server() -> Iterator[Callable[..., RedisServer]]:
     yield make
     for server in servers:
         server.close()
+
+
+@pytest.fixture
+def harness(redis_server: RedisServer, redis_client: redis.Redis) -> Iterator[SlackHarness]:
+    with SlackHarness(redis_server.url) as made:
+        yield made
+
+
+@pytest.fixture
+def make_harness(
+    redis_server: RedisServer, redis_client: redis.Redis
+) -> Iterator[Callable[..., SlackHarness]]:
+    made: list[SlackHarness] = []
+
+    def make(**kwargs: Any) -> SlackHarness:
+        made.append(SlackHarness(redis_server.url, **kwargs))
+        return made[-1]
+
+    yield make
+    for harness in made:
+        harness.close()

@@ -19,12 +19,12 @@ import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from types import TracebackType
 from typing import Any
 
 from pydantic import SecretStr
 
 from prism_slack.claims import Answer, Claim
+from prism_slack.lifecycle import Closeable
 from prism_slack.llm.scripted import AnswerStep, ScriptedModel
 from prism_slack.pipeline.turn import TurnDeps
 from prism_slack.ports import AnswerModel, AnswerRequest
@@ -105,7 +105,7 @@ class GatedModel:
         self._gate.set()
 
 
-class SlackHarness:
+class SlackHarness(Closeable):
     """One PRISM Slack app served on loopback; see the module docstring."""
 
     def __init__(
@@ -167,6 +167,36 @@ class SlackHarness:
 
         return self.fake.wait_for(answered, timeout=WAIT_S, what=f"an answer in {channel}")
 
+    def bot_messages(self, channel: str) -> list[FakeMessage]:
+        """The bot's messages in ``channel`` (every thread) that are not placeholders."""
+        return [m for m in self.fake.messages(channel) if not _placeholder(m)]
+
+    def answers(self, channel: str, thread_ts: str | None) -> list[FakeMessage]:
+        """The bot's messages in one thread that are not placeholders."""
+        return [m for m in self.fake.thread(channel, thread_ts) if not _placeholder(m)]
+
+    def wait_answers(self, channel: str, thread_ts: str | None, n: int) -> list[FakeMessage]:
+        """``answers(...)`` once there are at least ``n`` of them."""
+        return self.fake.wait_for(
+            lambda: found if len(found := self.answers(channel, thread_ts)) >= n else None,
+            what=f"{n} answers in {channel}/{thread_ts}",
+        )
+
+    def wait_response(self, url: str) -> dict[str, Any]:
+        """What the app posted to ``url`` (a ``response_url`` of the fake)."""
+        path = url.removeprefix(self.fake.base_url)
+        call = self.fake.wait_for(
+            lambda: next((c for c in self.fake.calls("response_url") if c.path == path), None),
+            what=f"a response to {path}",
+        )
+        return call.params
+
+    def command(self, text: str, *, channel: str, user: str) -> str:
+        """Run ``/prism <text>`` in ``channel``; the text of its answer."""
+        url = self.fake.response_url()
+        assert self.slack.command(text, channel=channel, user=user, response_url=url).status == 200
+        return all_text(self.wait_response(url))
+
     def posts(self, channel: str) -> list[RecordedCall]:
         return [c for c in self.fake.calls("chat.postMessage") if c.params["channel"] == channel]
 
@@ -175,17 +205,6 @@ class SlackHarness:
         self.executor.shutdown(wait=True)
         if self._own_fake:
             self.fake.stop()
-
-    def __enter__(self) -> SlackHarness:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
 
 def _placeholder(message: FakeMessage) -> bool:

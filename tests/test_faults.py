@@ -31,7 +31,6 @@ from prism_slack.settings import Settings
 from prism_slack.slack import texts
 from prism_slack.state.redis_store import memory_store, open_state_store
 from prism_slack.testing.fake_gemini import FakeGemini, FakeResponse
-from prism_slack.testing.fake_slack import FakeMessage
 from prism_slack.testing.redis_server import RedisServer
 from prism_slack.testing.slack_delivery import app_mention, channel_message, dm, new_ts
 from prism_slack.verdict import Label, Method, answer_label
@@ -40,44 +39,6 @@ QUESTION = "What is Northwind Outfitters' membership ARR?"
 NW = "northwind-outfitters"
 KP = "kestrelpoint-software"
 OFFLINE_NOTICE = "offline facts-only answerer"
-
-
-# -- helpers -------------------------------------------------------------------------------
-
-
-def answers(harness: SlackHarness, channel: str, thread: str | None) -> list[FakeMessage]:
-    return [m for m in harness.fake.thread(channel, thread) if m.text != texts.PLACEHOLDER]
-
-
-def wait_answers(
-    harness: SlackHarness, channel: str, thread: str | None, n: int
-) -> list[FakeMessage]:
-    return harness.fake.wait_for(
-        lambda: found if len(found := answers(harness, channel, thread)) >= n else None,
-        what=f"{n} answers in {channel}/{thread}",
-    )
-
-
-def wait_response(harness: SlackHarness, url: str) -> dict[str, Any]:
-    path = url.removeprefix(harness.fake.base_url)
-    call = harness.fake.wait_for(
-        lambda: next((c for c in harness.fake.calls("response_url") if c.path == path), None),
-        what=f"a response to {path}",
-    )
-    return call.params
-
-
-def command(harness: SlackHarness, text: str, *, channel: str, user: str) -> str:
-    """Run ``/prism <text>`` in ``channel``; the text of its answer."""
-    url = harness.fake.response_url()
-    assert harness.slack.command(text, channel=channel, user=user, response_url=url).status == 200
-    return all_text(wait_response(harness, url))
-
-
-@pytest.fixture
-def harness(redis_server: RedisServer, redis_client: redis.Redis) -> Iterator[SlackHarness]:
-    with SlackHarness(redis_server.url) as made:
-        yield made
 
 
 # -- Redis stopped mid-conversation, restarted -------------------------------------------
@@ -91,12 +52,12 @@ def test_redis_restart_mid_conversation_keeps_every_binding(
         team, bot = harness.fake.team_id, harness.fake.bot_user_id
         user, deal, talk, direct = unique("U"), unique("C"), unique("C"), unique("D")
         # A channel bound with /prism bind, a thread bound by a mention naming the company.
-        assert "Kestrelpoint Software" in command(
-            harness, "bind Kestrelpoint Software", channel=deal, user=user
+        assert "Kestrelpoint Software" in harness.command(
+            "bind Kestrelpoint Software", channel=deal, user=user
         )
         root = new_ts()
         harness.slack.event(app_mention(f"<@{bot}> {QUESTION}", user=user, channel=talk, ts=root))
-        wait_answers(harness, talk, root, 1)
+        harness.wait_answers(talk, root, 1)
         channel_scope = Conversation(team=team, channel=deal)
         thread = Conversation(team=team, channel=talk, thread=root)
         assert harness.state.get_binding(channel_scope) == KP
@@ -111,9 +72,9 @@ def test_redis_restart_mid_conversation_keeps_every_binding(
                 f"<@{bot}> and their churn?", user=user, channel=talk, ts=new_ts(), thread_ts=root
             )
         )
-        down_reply = wait_answers(harness, talk, root, 2)[1]
+        down_reply = harness.wait_answers(talk, root, 2)[1]
         assert all_text(down_reply).startswith(texts.STORE_DOWN)
-        assert command(harness, "status", channel=deal, user=user).startswith(texts.STORE_DOWN)
+        assert harness.command("status", channel=deal, user=user).startswith(texts.STORE_DOWN)
         assert len(harness.scripted.requests) == 1
 
         server.start()
@@ -121,13 +82,13 @@ def test_redis_restart_mid_conversation_keeps_every_binding(
         # untagged follow-up is still for the bot), the channel still answers from its own.
         follow_up = "And which search vendor do they use?"
         harness.slack.event(channel_message(follow_up, user=user, channel=talk, thread_ts=root))
-        assert "Algolia" in all_text(wait_answers(harness, talk, root, 3)[2])
+        assert "Algolia" in all_text(harness.wait_answers(talk, root, 3)[2])
         deal_root = new_ts()
         harness.slack.event(
             app_mention(f"<@{bot}> What is their churn?", user=user, channel=deal, ts=deal_root)
         )
-        wait_answers(harness, deal, deal_root, 1)
-        assert "Kestrelpoint Software" in command(harness, "status", channel=deal, user=user)
+        harness.wait_answers(deal, deal_root, 1)
+        assert "Kestrelpoint Software" in harness.command("status", channel=deal, user=user)
         harness.drain()
 
     requests = harness.scripted.requests
@@ -456,7 +417,7 @@ def test_concurrent_messages_in_one_thread_are_answered_in_order(harness: SlackH
         what="a placeholder per message",
     )
     model.release()
-    wait_answers(harness, channel, root, 1 + len(questions))
+    harness.wait_answers(channel, root, 1 + len(questions))
     harness.drain()
 
     asked = [QUESTION, *questions]

@@ -9,12 +9,11 @@ import os
 import shutil
 import subprocess
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-import redis
 from slack_support import (
     GOOD_ANSWER,
     REPORTS_DIR,
@@ -36,10 +35,7 @@ from prism_slack.ports import AnswerModel, Conversation
 from prism_slack.render.blocks import render_blocks
 from prism_slack.render.text import render_text
 from prism_slack.reports.store import REPORT_FILE, FileReportStore
-from prism_slack.slack import texts
 from prism_slack.state.redis_store import memory_store
-from prism_slack.testing.fake_slack import FakeMessage
-from prism_slack.testing.redis_server import RedisServer
 from prism_slack.testing.slack_delivery import app_mention, dm, new_ts
 from prism_slack.verdict import Label
 
@@ -49,25 +45,6 @@ ARR_TEXT = "Membership ARR is $4.1M."
 LOOKALIKE = "Nоrthwind Outfitters"  # the first 'о' is CYRILLIC SMALL LETTER O
 RAW_PINGS = ("<!", "<@", "<#", "<http", "@channel", "@here", "@everyone")
 """What must never reach Slack raw: special mentions, user/channel links, bare broadcasts."""
-
-
-@pytest.fixture
-def make_harness(
-    redis_server: RedisServer, redis_client: redis.Redis
-) -> Iterator[Callable[..., SlackHarness]]:
-    made: list[SlackHarness] = []
-
-    def make(**kwargs: Any) -> SlackHarness:
-        made.append(SlackHarness(redis_server.url, **kwargs))
-        return made[-1]
-
-    yield make
-    for harness in made:
-        harness.close()
-
-
-def bot_messages(harness: SlackHarness, channel: str) -> list[FakeMessage]:
-    return [m for m in harness.fake.messages(channel) if m.text != texts.PLACEHOLDER]
 
 
 def assert_no_raw_pings(text: str) -> None:
@@ -96,7 +73,7 @@ def test_nothing_to_answer_is_ignored_and_the_app_carries_on(
     answer = harness.wait_for_answer(channel, None)
     harness.drain()
     assert ARR_TEXT in all_text(answer)
-    assert len(bot_messages(harness, channel)) == 1  # only the real question was answered
+    assert len(harness.bot_messages(channel)) == 1  # only the real question was answered
     assert [r.question for r in harness.scripted.requests] == [QUESTION]
 
 

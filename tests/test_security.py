@@ -38,7 +38,7 @@ from prism_slack.slack.server import build_wsgi_app
 from prism_slack.state import keys
 from prism_slack.state.redis_store import memory_store, open_state_store
 from prism_slack.testing.fake_gemini import FakeGemini
-from prism_slack.testing.fake_slack import FakeMessage, FakeSlack
+from prism_slack.testing.fake_slack import FakeSlack
 from prism_slack.testing.redis_server import RedisServer
 from prism_slack.testing.slack_delivery import (
     Delivered,
@@ -53,40 +53,6 @@ QUESTION = "What is Northwind Outfitters' membership ARR?"
 NW = "northwind-outfitters"
 KP = "kestrelpoint-software"
 PACKAGE = Path(prism_slack.__file__).resolve().parent
-
-
-def wait_response(harness: SlackHarness, url: str) -> dict[str, Any]:
-    path = url.removeprefix(harness.fake.base_url)
-    call = harness.fake.wait_for(
-        lambda: next((c for c in harness.fake.calls("response_url") if c.path == path), None),
-        what=f"a response to {path}",
-    )
-    return call.params
-
-
-def command(harness: SlackHarness, text: str, *, channel: str, user: str) -> str:
-    url = harness.fake.response_url()
-    assert harness.slack.command(text, channel=channel, user=user, response_url=url).status == 200
-    return all_text(wait_response(harness, url))
-
-
-def answers(harness: SlackHarness, channel: str) -> list[FakeMessage]:
-    return [m for m in harness.fake.messages(channel) if m.text != texts.PLACEHOLDER]
-
-
-@pytest.fixture
-def make_harness(
-    redis_server: RedisServer, redis_client: redis.Redis
-) -> Iterator[Callable[..., SlackHarness]]:
-    made: list[SlackHarness] = []
-
-    def make(**kwargs: Any) -> SlackHarness:
-        made.append(SlackHarness(redis_server.url, **kwargs))
-        return made[-1]
-
-    yield make
-    for harness in made:
-        harness.close()
 
 
 # -- request signatures ------------------------------------------------------------------
@@ -310,8 +276,8 @@ def run_scenario(harness: SlackHarness) -> None:
     harness.slack.event(dm(QUESTION, user=user, channel=direct))
     answer = harness.wait_for_answer(direct, None)
     assert "4.1M" in all_text(answer)
-    assert "Kestrelpoint" in command(
-        harness, "bind Kestrelpoint Software", channel=channel, user=user
+    assert "Kestrelpoint" in harness.command(
+        "bind Kestrelpoint Software", channel=channel, user=user
     )
     [actions] = [b for b in answer.blocks if b.get("block_id") == FEEDBACK_BLOCK_ID]
     turn_id = actions["elements"][0]["value"]
@@ -324,7 +290,7 @@ def run_scenario(harness: SlackHarness) -> None:
         message_ts=answer.ts,
         response_url=url,
     )
-    assert "Thanks" in all_text(wait_response(harness, url))
+    assert "Thanks" in all_text(harness.wait_response(url))
     root = new_ts()
     bot = harness.fake.bot_user_id
     harness.slack.event(app_mention(f"<@{bot}> {QUESTION}", user=user, channel=channel, ts=root))
@@ -416,12 +382,12 @@ def test_a_restricted_report_is_used_only_in_its_channels(
     team, bot, user = harness.fake.team_id, harness.fake.bot_user_id, unique("U")
     refused = "can't be used in this channel"
 
-    assert "Kestrelpoint" not in command(harness, "reports", channel=other, user=user)
-    assert "Kestrelpoint" in command(harness, "reports", channel=allowed, user=user)
-    assert refused in command(harness, "bind Kestrelpoint Software", channel=other, user=user)
+    assert "Kestrelpoint" not in harness.command("reports", channel=other, user=user)
+    assert "Kestrelpoint" in harness.command("reports", channel=allowed, user=user)
+    assert refused in harness.command("bind Kestrelpoint Software", channel=other, user=user)
     assert harness.state.get_binding(Conversation(team=team, channel=other)) is None
     # A channel bound to another report keeps it when a question names the restricted one.
-    assert "Northwind" in command(harness, "bind Northwind Outfitters", channel=other, user=user)
+    assert "Northwind" in harness.command("bind Northwind Outfitters", channel=other, user=user)
     # A binding made before the report was restricted no longer answers.
     harness.state.set_binding(Conversation(team=team, channel=stale), KP)
 
@@ -442,8 +408,8 @@ def test_a_restricted_report_is_used_only_in_its_channels(
     assert harness.state.get_binding(asked_thread) is None
 
     # In its own channel it binds and answers.
-    assert "is now bound" in command(
-        harness, "bind Kestrelpoint Software", channel=allowed, user=user
+    assert "is now bound" in harness.command(
+        "bind Kestrelpoint Software", channel=allowed, user=user
     )
     root = new_ts()
     harness.slack.event(
@@ -478,7 +444,7 @@ def test_rate_limit_is_per_user_friendly_and_refills(
     for _ in range(5):
         harness.slack.event(dm(QUESTION, user=rep, channel=rep_dm, ts=new_ts()))
     replies = harness.fake.wait_for(
-        lambda: found if len(found := answers(harness, rep_dm)) == 5 else None,
+        lambda: found if len(found := harness.bot_messages(rep_dm)) == 5 else None,
         what="five replies",
     )
     texts_seen = sorted(all_text(m) for m in replies)
@@ -493,7 +459,7 @@ def test_rate_limit_is_per_user_friendly_and_refills(
     assert float(bucket[b"tokens"]) < 1.0
     clock.now += 2.0  # 0.5 token a second → one more question
     harness.slack.event(dm(QUESTION, user=rep, channel=rep_dm, ts=new_ts()))
-    harness.fake.wait_for(lambda: len(answers(harness, rep_dm)) == 6, what="a sixth reply")
+    harness.fake.wait_for(lambda: len(harness.bot_messages(rep_dm)) == 6, what="a sixth reply")
     harness.drain()
     assert len(harness.scripted.requests) == 5
     assert harness.fake.calls("chat.postEphemeral") == []  # a DM note goes in the DM

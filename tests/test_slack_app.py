@@ -8,7 +8,7 @@ import json
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -37,27 +37,6 @@ from prism_slack.testing.slack_delivery import app_mention, channel_message, dm,
 QUESTION = "What is Northwind Outfitters' membership ARR?"
 
 
-@pytest.fixture
-def harness(redis_server: RedisServer, redis_client: redis.Redis) -> Iterator[SlackHarness]:
-    with SlackHarness(redis_server.url) as harness:
-        yield harness
-
-
-@pytest.fixture
-def make_harness(
-    redis_server: RedisServer, redis_client: redis.Redis
-) -> Iterator[Callable[..., SlackHarness]]:
-    made: list[SlackHarness] = []
-
-    def make(**kwargs: Any) -> SlackHarness:
-        made.append(SlackHarness(redis_server.url, **kwargs))
-        return made[-1]
-
-    yield make
-    for harness in made:
-        harness.close()
-
-
 def get(url: str) -> tuple[int, dict[str, Any]]:
     try:
         with urllib.request.urlopen(url, timeout=5) as response:
@@ -65,19 +44,6 @@ def get(url: str) -> tuple[int, dict[str, Any]]:
     except urllib.error.HTTPError as e:
         with e:
             return e.code, json.loads(e.read())
-
-
-def answers(harness: SlackHarness, channel: str, thread: str | None) -> list[FakeMessage]:
-    return [m for m in harness.fake.thread(channel, thread) if m.text != texts.PLACEHOLDER]
-
-
-def wait_answers(
-    harness: SlackHarness, channel: str, thread: str | None, n: int
-) -> list[FakeMessage]:
-    return harness.fake.wait_for(
-        lambda: (found := answers(harness, channel, thread)) and len(found) >= n and found,
-        what=f"{n} answers in {channel}/{thread}",
-    )
 
 
 def assert_within_limits(message: FakeMessage) -> None:
@@ -136,10 +102,10 @@ def test_mention_then_untagged_follow_up_in_its_thread(harness: SlackHarness) ->
     user, channel, root = unique("U"), unique("C"), new_ts()
     bot = harness.fake.bot_user_id
     harness.slack.event(app_mention(f"<@{bot}> {QUESTION}", user=user, channel=channel, ts=root))
-    wait_answers(harness, channel, root, 1)
+    harness.wait_answers(channel, root, 1)
     follow_up = "And which search vendor do they use?"
     harness.slack.event(channel_message(follow_up, user=user, channel=channel, thread_ts=root))
-    first, second = wait_answers(harness, channel, root, 2)
+    first, second = harness.wait_answers(channel, root, 2)
     assert "Membership ARR is $4.1M." in all_text(first) and "Algolia" in all_text(second)
     # Untagged messages elsewhere are not for the bot: a top-level one, another thread.
     harness.slack.event(channel_message("lunch?", user=user, channel=channel))
@@ -161,19 +127,19 @@ def test_bind_then_a_channel_question_uses_the_bound_report(harness: SlackHarnes
         "bind Kestrelpoint Software", channel=channel, user=user, response_url=url
     )
     assert delivered.status == 200 and delivered.latency_ms < 3000
-    reply = wait_response(harness, url)
+    reply = harness.wait_response(url)
     assert reply["response_type"] == "in_channel"
     assert "Kestrelpoint Software" in all_text(reply)
     root = new_ts()
     bot = harness.fake.bot_user_id
     question = "What is their churn?"
     harness.slack.event(app_mention(f"<@{bot}> {question}", user=user, channel=channel, ts=root))
-    wait_answers(harness, channel, root, 1)
+    harness.wait_answers(channel, root, 1)
     [request] = harness.scripted.requests
     assert request.report.slug == "kestrelpoint-software" and request.question == question
     status_url = harness.fake.response_url()
     harness.slack.command("status", channel=channel, user=user, response_url=status_url)
-    status = wait_response(harness, status_url)
+    status = harness.wait_response(status_url)
     assert status["response_type"] == "ephemeral"
     assert "Kestrelpoint Software" in all_text(status) and "AUD-2026-0156" in all_text(status)
 
@@ -191,7 +157,7 @@ def test_ambiguous_and_unknown_bind_answer_only_the_rep(
     user, channel = unique("U"), unique("C")
     url = harness.fake.response_url()
     harness.slack.command(command, channel=channel, user=user, response_url=url)
-    reply = wait_response(harness, url)
+    reply = harness.wait_response(url)
     assert reply["response_type"] == "ephemeral"
     for words in expected:
         assert words in all_text(reply)
@@ -204,18 +170,9 @@ def test_command_replies_are_defanged(harness: SlackHarness) -> None:
     user, channel = unique("U"), unique("C")
     url = harness.fake.response_url()
     harness.slack.command("bind <!channel> @here", channel=channel, user=user, response_url=url)
-    text = all_text(wait_response(harness, url))
+    text = all_text(harness.wait_response(url))
     assert "<!channel>" not in text and "&lt;!channel&gt;" in text
     assert "@here" not in text
-
-
-def wait_response(harness: SlackHarness, url: str) -> dict[str, Any]:
-    path = url.removeprefix(harness.fake.base_url)
-    call = harness.fake.wait_for(
-        lambda: next((c for c in harness.fake.calls("response_url") if c.path == path), None),
-        what=f"a response to {path}",
-    )
-    return call.params
 
 
 # -- exactly once ------------------------------------------------------------------------
@@ -243,7 +200,7 @@ def test_app_mention_and_message_of_one_mention_are_answered_once(harness: Slack
     with ThreadPoolExecutor(2) as pool:
         statuses = list(pool.map(lambda e: harness.slack.event(e).status, deliveries))
     assert statuses == [200, 200]
-    wait_answers(harness, channel, ts, 1)
+    harness.wait_answers(channel, ts, 1)
     harness.drain()
     assert len(harness.posts(channel)) == 1 and len(harness.scripted.requests) == 1
 
@@ -294,7 +251,7 @@ def test_messages_in_one_conversation_are_answered_in_order(
         harness.slack.event(dm(questions[n], user=user, channel=channel, ts=stamps[n]))
     harness.fake.wait_for(lambda: len(harness.posts(channel)) == 3, what="three placeholders")
     gated.release()
-    found = wait_answers(harness, channel, None, 3)
+    found = harness.wait_answers(channel, None, 3)
     harness.drain()
     requests = harness.scripted.requests
     assert [r.question for r in requests] == questions
@@ -334,11 +291,11 @@ def test_redis_down_gets_a_clear_reply_and_recovers(
         )
         server.start()
         harness.slack.event(dm(QUESTION, user=user, channel=channel))
-        wait_answers(harness, channel, None, 2)
+        harness.wait_answers(channel, None, 2)
         status, health = get(harness.server.url + "/healthz")
         assert status == 200 and health["store"] == "ok"
         harness.drain()
-        first, second = answers(harness, channel, None)
+        first, second = harness.answers(channel, None)
         assert first.text == reply.text
         assert "Membership ARR is $4.1M." in all_text(second)
         # The error was posted; the answer replaced its placeholder.
@@ -434,7 +391,7 @@ def test_feedback_click_is_stored_with_the_turn(harness: SlackHarness) -> None:
             response_url=url,
         )
         assert delivered.status == 200
-        thanks = wait_response(harness, url)
+        thanks = harness.wait_response(url)
         assert thanks["response_type"] == "ephemeral" and "Thanks" in all_text(thanks)
         assert harness.state.get_feedback(turn_id) == {user: value}
 

@@ -20,7 +20,6 @@ import re
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
-from types import TracebackType
 from typing import Any, Literal
 
 import httpx2
@@ -39,6 +38,7 @@ from prism_slack.errors import (
     ModelRateLimited,
     ModelTimeout,
 )
+from prism_slack.lifecycle import Closeable
 from prism_slack.ports import AnswerRequest, JudgeRequest, JudgeVerdict, Prompt
 from prism_slack.settings import Settings
 
@@ -62,7 +62,7 @@ _SAFETY_FINISH = {
 }
 
 
-class GeminiClient:
+class GeminiClient(Closeable):
     """One configured google-genai client plus the retry policy around it.
 
     Built from explicit values; ``from_settings`` maps ``Settings`` onto them. ``sleep`` and
@@ -134,17 +134,6 @@ class GeminiClient:
 
     def close(self) -> None:
         self._genai.close()
-
-    def __enter__(self) -> GeminiClient:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     # -- the one external call ---------------------------------------------------------
     def generate_json(self, role: Role, prompt: Prompt, schema: dict[str, Any]) -> str:

@@ -1,6 +1,6 @@
 """A local fake of the Gemini ``generateContent`` endpoint, for tests and benches.
 
-``FakeGemini`` is a threaded HTTP server on ``127.0.0.1`` (a free port) that the real
+``FakeGemini`` serves a ``BackgroundHTTPServer`` on ``127.0.0.1`` (a free port) that the real
 google-genai client talks to through ``HttpOptions(base_url=fake.base_url)``. It answers
 ``POST /{api_version}/models/{model}:generateContent`` from a scripted queue, falling back
 to a default responder, and records every request (headers minus the API key).
@@ -26,10 +26,12 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from types import TracebackType
+from http.server import BaseHTTPRequestHandler
 from typing import Any, Literal
 from urllib.parse import urlsplit
+
+from prism_slack.lifecycle import Closeable
+from prism_slack.testing.http import BackgroundHTTPServer
 
 API_KEY_HEADER = "x-goog-api-key"
 _PATH = re.compile(r"^/(?P<version>[^/]+)/models/(?P<model>[^/:]+):generateContent$")
@@ -152,55 +154,31 @@ def _default_responder(request: RecordedRequest) -> FakeResponse:
     )
 
 
-class FakeGemini:
-    """Fake Gemini API server. Scripted steps are consumed in order, then ``default``."""
+class FakeGemini(Closeable):
+    """Fake Gemini API server, serving from the start. Scripted steps are consumed in order,
+    then ``default``. ``close()`` (or the end of a ``with``) stops it."""
 
     def __init__(self, default: Responder | FakeResponse | None = None) -> None:
         self._lock = threading.Lock()
         self._queue: deque[FakeResponse | _Pause] = deque()
         self._requests: list[RecordedRequest] = []
         self._closing = threading.Event()
-        self._conns: set[socket.socket] = set()
         self.default: Responder = _as_responder(default) if default else _default_responder
-        self._server = _Server(("127.0.0.1", 0), _Handler)
+        self._server = _Server(_Handler, name="fake-gemini")
         self._server.fake = self
-        self._thread = threading.Thread(
-            target=self._server.serve_forever,
-            kwargs={"poll_interval": 0.05},
-            name="fake-gemini",
-        )
-        self._thread.start()
+        self._server.start()
 
     # -- lifecycle ---------------------------------------------------------------------
     @property
     def base_url(self) -> str:
-        host, port = self._server.server_address[:2]
-        return f"http://{host!s}:{port}"
+        return self._server.url
 
     def close(self) -> None:
-        """Stop serving, cut open connections and join every thread."""
+        """Stop serving, wake delayed answers, cut open connections and join every thread."""
         if self._closing.is_set():
             return
         self._closing.set()
-        self._server.shutdown()
-        with self._lock:
-            conns = list(self._conns)
-        for conn in conns:
-            with contextlib.suppress(OSError):
-                conn.shutdown(socket.SHUT_RDWR)
-        self._server.server_close()
-        self._thread.join()
-
-    def __enter__(self) -> FakeGemini:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
+        self._server.stop()
 
     # -- scripting ---------------------------------------------------------------------
     def enqueue(self, response: FakeResponse) -> FakeGemini:
@@ -276,13 +254,6 @@ class FakeGemini:
             self._closing.wait(seconds)
         return not self._closing.is_set()
 
-    def _track(self, conn: socket.socket, add: bool) -> None:
-        with self._lock:
-            if add:
-                self._conns.add(conn)
-            else:
-                self._conns.discard(conn)
-
 
 def _as_responder(default: Responder | FakeResponse) -> Responder:
     if isinstance(default, FakeResponse):
@@ -291,12 +262,32 @@ def _as_responder(default: Responder | FakeResponse) -> Responder:
     return default
 
 
-class _Server(ThreadingHTTPServer):
+class _Server(BackgroundHTTPServer):
     # Non-daemon handler threads, joined by server_close(): nothing is left running.
     daemon_threads = False
     block_on_close = True
-    request_queue_size = 128  # a load bench opens many connections at once
     fake: FakeGemini
+
+    def __init__(self, handler_class: type[_Handler], *, name: str) -> None:
+        super().__init__(handler_class, name=name)
+        self._conns_lock = threading.Lock()
+        self._conns: set[socket.socket] = set()
+
+    def track(self, conn: socket.socket, *, add: bool) -> None:
+        with self._conns_lock:
+            if add:
+                self._conns.add(conn)
+            else:
+                self._conns.discard(conn)
+
+    def server_close(self) -> None:
+        """Cut open connections first, so that joining their handler threads is quick."""
+        with self._conns_lock:
+            conns = list(self._conns)
+        for conn in conns:
+            with contextlib.suppress(OSError):
+                conn.shutdown(socket.SHUT_RDWR)
+        super().server_close()
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         # A client that hangs up mid-request (its timeout fired) is not an error here.
@@ -309,7 +300,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def setup(self) -> None:
         super().setup()
-        self.server.fake._track(self.connection, add=True)
+        self.server.track(self.connection, add=True)
 
     def finish(self) -> None:
         try:
@@ -317,7 +308,7 @@ class _Handler(BaseHTTPRequestHandler):
         except OSError:
             pass
         finally:
-            self.server.fake._track(self.connection, add=False)
+            self.server.track(self.connection, add=False)
 
     def log_message(self, format: str, *args: Any) -> None:  # quiet: tests read logs
         pass

@@ -1,6 +1,6 @@
 """A fake Slack Web API on 127.0.0.1: records every call, answers like Slack, fails on cue.
 
-``FakeSlack`` is a ``ThreadingHTTPServer`` on a free port. Point a ``WebClient`` at
+``FakeSlack`` serves a ``BackgroundHTTPServer`` on a free port. Point a ``WebClient`` at
 ``fake.api_url`` (``WebClient(base_url=fake.api_url)``) and it serves ``POST /api/<method>``
 with form or JSON bodies, the way Slack does:
 
@@ -36,14 +36,14 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from types import TracebackType
+from http.server import BaseHTTPRequestHandler
 from typing import Any, TypeVar
 from urllib.parse import parse_qs
 
+from prism_slack.testing.http import BackgroundHTTPServer, HTTPService
+
 logger = logging.getLogger(__name__)
 
-HOST = "127.0.0.1"
 RESPONSE_URL_METHOD = "response_url"
 
 MAX_BLOCKS = 50
@@ -104,7 +104,7 @@ class _Script:
         return queue.pop(0) if queue else None
 
 
-class FakeSlack:
+class FakeSlack(HTTPService):
     """The fake Slack Web API server. Use as a context manager, or ``start()``/``stop()``."""
 
     def __init__(
@@ -131,50 +131,16 @@ class FakeSlack:
         self._script = _Script()
         self._ts = itertools.count(1)
         self._urls = itertools.count(1)
-        self._server: ThreadingHTTPServer | None = None
-        self._thread: threading.Thread | None = None
 
-    # -- lifecycle -------------------------------------------------------------------------
+    # -- lifecycle (start, stop, url: HTTPService) -----------------------------------------
 
-    def start(self) -> FakeSlack:
-        if self._server is not None:
-            return self
-        server = _Server((HOST, 0), _handler_for(self))
-        self._server = server
-        self._thread = threading.Thread(
-            target=server.serve_forever, name="fake-slack", kwargs={"poll_interval": 0.05}
-        )
-        self._thread.daemon = True
-        self._thread.start()
-        logger.debug("fake slack listening on %s", self.base_url)
-        return self
-
-    def stop(self) -> None:
-        server, thread = self._server, self._thread
-        self._server = self._thread = None
-        if server is not None:
-            server.shutdown()
-            server.server_close()
-        if thread is not None:
-            thread.join(timeout=5)
-
-    def __enter__(self) -> FakeSlack:
-        return self.start()
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.stop()
+    def _build_server(self) -> BackgroundHTTPServer:
+        return BackgroundHTTPServer(_handler_for(self), name="fake-slack")
 
     @property
     def base_url(self) -> str:
-        if self._server is None:
-            raise RuntimeError("FakeSlack is not started")
-        port = self._server.server_address[1]
-        return f"http://{HOST}:{port}"
+        """``http://127.0.0.1:<port>`` (the same as ``url``)."""
+        return self.url
 
     @property
     def api_url(self) -> str:
@@ -375,13 +341,6 @@ class FakeSlack:
         if self.socket_url is None:
             raise _ApiError("socket_mode_not_enabled")
         return {"url": self.socket_url}
-
-
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-    # The app opens a connection per Web API call; a load bench makes many at once, and
-    # the default backlog of 5 would drop SYNs (a 1 s retransmit) or reset connections.
-    request_queue_size = 128
 
 
 class _ApiError(Exception):

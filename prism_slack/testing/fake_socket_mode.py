@@ -19,8 +19,9 @@ import struct
 import threading
 import time
 import uuid
-from types import TracebackType
-from typing import Any
+from typing import Any, Self
+
+from prism_slack.lifecycle import Startable
 
 logger = logging.getLogger(__name__)
 
@@ -29,7 +30,7 @@ _GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 _TEXT, _CLOSE, _PING, _PONG = 0x1, 0x8, 0x9, 0xA
 
 
-class FakeSocketMode:
+class FakeSocketMode(Startable):
     """One Socket Mode endpoint; one app connection at a time (the latest one)."""
 
     def __init__(self) -> None:
@@ -44,7 +45,7 @@ class FakeSocketMode:
 
     # -- lifecycle -------------------------------------------------------------------------
 
-    def start(self) -> FakeSocketMode:
+    def start(self) -> Self:
         listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         listener.bind((HOST, 0))
@@ -62,17 +63,6 @@ class FakeSocketMode:
             if sock is not None:
                 sock.close()
         self._client = self._listener = None
-
-    def __enter__(self) -> FakeSocketMode:
-        return self.start()
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.stop()
 
     @property
     def url(self) -> str:

@@ -25,11 +25,13 @@ import time
 import weakref
 from os import PathLike
 from pathlib import Path
-from types import TracebackType
+from typing import Self
 
 import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
+
+from prism_slack.lifecycle import Startable
 
 logger = logging.getLogger(__name__)
 
@@ -74,7 +76,7 @@ def _kill(process: subprocess.Popen[bytes] | None, directory: Path | None) -> No
         shutil.rmtree(directory, ignore_errors=True)
 
 
-class RedisServer:
+class RedisServer(Startable):
     """One ``redis-server`` process on 127.0.0.1; restartable on the same port and dir."""
 
     def __init__(
@@ -109,7 +111,7 @@ class RedisServer:
     def running(self) -> bool:
         return self._process is not None and self._process.poll() is None
 
-    def start(self) -> RedisServer:
+    def start(self) -> Self:
         """Start (or restart on the same port and directory); return once it answers."""
         if self.running:
             return self
@@ -156,7 +158,7 @@ class RedisServer:
         self._track()
 
     def close(self) -> None:
-        """Stop the server and remove its directory."""
+        """Stop the server and remove its directory (the end of a ``with`` does this)."""
         self.stop()
         self._finalizer()
 
@@ -175,17 +177,6 @@ class RedisServer:
         if not path.exists():
             return ""
         return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
-
-    def __enter__(self) -> RedisServer:
-        return self.start()
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         state = "running" if self.running else "stopped"

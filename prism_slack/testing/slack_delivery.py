@@ -75,17 +75,7 @@ def app_mention(
     text: str, *, user: str, channel: str, ts: str, thread_ts: str | None = None
 ) -> dict[str, Any]:
     """The ``app_mention`` event Slack sends alongside the ``message`` event of a mention."""
-    event: dict[str, Any] = {
-        "type": "app_mention",
-        "user": user,
-        "text": text,
-        "ts": ts,
-        "channel": channel,
-        "event_ts": ts,
-    }
-    if thread_ts is not None:
-        event["thread_ts"] = thread_ts
-    return event
+    return _event("app_mention", text, user=user, channel=channel, ts=ts, thread_ts=thread_ts)
 
 
 def _message(
@@ -97,14 +87,34 @@ def _message(
     ts: str | None,
     thread_ts: str | None,
 ) -> dict[str, Any]:
-    ts = ts or new_ts()
+    return _event(
+        "message",
+        text,
+        user=user,
+        channel=channel,
+        ts=ts or new_ts(),
+        thread_ts=thread_ts,
+        channel_type=channel_type,
+    )
+
+
+def _event(
+    kind: str,
+    text: str,
+    *,
+    user: str,
+    channel: str,
+    ts: str,
+    thread_ts: str | None,
+    **extra: str,
+) -> dict[str, Any]:
     event: dict[str, Any] = {
-        "type": "message",
+        "type": kind,
         "user": user,
         "text": text,
         "ts": ts,
         "channel": channel,
-        "channel_type": channel_type,
+        **extra,
         "event_ts": ts,
     }
     if thread_ts is not None:
