@@ -1,7 +1,7 @@
 """The small interfaces the pipeline depends on (ports). Adapters live at the edge.
 
 - ``ReportStore``: reports by slug, company detection (``reports/store.py``).
-- ``StateStore``: bindings, history, event claims, locks, audit, feedback
+- ``StateStore``: bindings, history, event claims, locks and turn queues, audit, feedback
   (``state/redis_store.py``; the embedded default runs it on an in-memory Redis).
 - ``AnswerModel``: question + injected report → claim-contract ``Answer``
   (``llm/offline.py``, ``llm/scripted.py``, ``llm/gemini.py``).
@@ -129,6 +129,14 @@ class StateStore(Protocol):
 
     def lock(self, conversation: Conversation, timeout_s: float) -> AbstractContextManager[None]:
         """Per-thread lock; raises ``LockTimeout`` when not taken within ``timeout_s``."""
+        ...
+
+    def turn(
+        self, conversation: Conversation, ts: str, timeout_s: float
+    ) -> AbstractContextManager[None]:
+        """Message ``ts``'s turn, across every worker: once every message of ``conversation``
+        with an earlier Slack ts queued there has had its turn, hold the conversation's
+        ``lock``. Raises ``LockTimeout`` after ``timeout_s``; leaves the queue on every exit."""
         ...
 
     def save_audit(self, record: AuditRecord) -> None: ...

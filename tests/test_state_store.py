@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 import fakeredis
 import pytest
@@ -249,6 +250,221 @@ def test_releasing_an_expired_lock_neither_raises_nor_frees_the_new_holder(
             pass  # the other worker still holds it
 
 
+# -- turns ------------------------------------------------------------------------------
+
+
+def wait_until(condition: Callable[[], bool], what: str, timeout_s: float = 5.0) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.005)
+
+
+def queued(backend: Backend, where: Conversation = THREAD) -> int:
+    """How many messages are in ``where``'s turn queue (read straight from Redis)."""
+    return int(backend.clients[0].zcard(keys.turns(where)))
+
+
+@pytest.mark.parametrize(
+    ("earlier", "later"),
+    [
+        ("1700000000.000200", "1700000000.000300"),
+        ("1700000000.999999", "1700000001.000000"),
+        ("1700000000.1", "1700000000.2"),
+        ("1700000000.0002", "1700000000.000201"),
+        ("999999999.000001", "1700000000.000000"),
+        ("1700000000", "1700000000.000001"),
+        # 12-digit seconds: a float would round both to the same number
+        ("999999999999.000001", "999999999999.000002"),
+        # not a Slack ts: sorts first, so it is answered rather than stranded
+        ("not-a-ts", "0.000001"),
+        ("1.5e9", "0.000001"),
+        ("", "0.000001"),
+    ],
+)
+def test_turn_members_sort_in_ts_order_at_full_precision(earlier: str, later: str) -> None:
+    assert keys.turn_member(earlier).encode() < keys.turn_member(later).encode()
+
+
+def test_turns_are_taken_in_ts_order_across_workers_whatever_the_arrival(
+    backend: Backend,
+) -> None:
+    """Two workers (stores, each with its own client), messages split between them."""
+    workers = [backend.store(), backend.store()]
+    first = "1700000000.000001"
+    # arrival order; alternate messages go to alternate workers
+    arrivals = [
+        "1700000001.000000",
+        "1700000000.000003",
+        "1700000000.100000",
+        "1700000000.000002",
+        "1699999999.999999",  # sent before the message being answered: still next
+        "1700000000.000010",
+    ]
+    entered: list[str] = []
+    inside: list[int] = [0, 0]  # now, most at once
+    guard = threading.Lock()
+
+    def answer(store: RedisStateStore, ts: str) -> None:
+        with store.turn(THREAD, ts, timeout_s=10.0):
+            with guard:
+                entered.append(ts)
+                inside[0] += 1
+                inside[1] = max(inside)
+            time.sleep(0.01)
+            with guard:
+                inside[0] -= 1
+
+    with ThreadPoolExecutor(len(arrivals)) as pool:
+        with workers[0].turn(THREAD, first, timeout_s=1.0):
+            futures = []
+            for n, ts in enumerate(arrivals):
+                futures.append(pool.submit(answer, workers[n % 2], ts))
+                wait_until(lambda n=n: queued(backend) == n + 2, f"message {n} to queue")
+        for future in futures:
+            future.result(timeout=10)
+    assert entered == sorted(arrivals, key=Decimal)
+    assert inside[1] == 1
+    assert queued(backend) == 0
+
+
+def test_other_conversations_take_their_turns_at_once(backend: Backend) -> None:
+    first, second = backend.store(), backend.store()
+    with first.turn(THREAD, "1700000000.000009", timeout_s=1.0):
+        with second.turn(OTHER_THREAD, "1700000000.000001", timeout_s=0.0):
+            pass
+        with second.turn(CHANNEL, "1700000000.000001", timeout_s=0.0):
+            pass
+
+
+def test_turn_timeout_leaves_the_queue(backend: Backend) -> None:
+    holder, waiter = backend.store(), backend.store()
+    with holder.turn(THREAD, "1700000000.000001", timeout_s=1.0):
+        started = time.monotonic()
+        behind = waiter.turn(THREAD, "1700000000.000002", timeout_s=0.1)
+        with pytest.raises(LockTimeout, match="1 earlier message"), behind:
+            pytest.fail("entered a turn that was not its own")
+        assert 0.05 <= time.monotonic() - started < 1.0
+        assert queued(backend) == 1
+    assert queued(backend) == 0
+    with waiter.turn(THREAD, "1700000000.000002", timeout_s=0.0):
+        assert queued(backend) == 1
+
+
+def test_the_head_still_waits_for_a_lock_taken_outside_the_queue(backend: Backend) -> None:
+    holder, waiter = backend.store(), backend.store()
+    with holder.lock(THREAD, timeout_s=1.0):
+        head = waiter.turn(THREAD, "1700000000.000001", timeout_s=0.1)
+        with pytest.raises(LockTimeout, match="stayed locked"), head:
+            pytest.fail("entered while the lock was held")
+        assert queued(backend) == 0
+    with (
+        waiter.turn(THREAD, "1700000000.000001", timeout_s=0.0),
+        pytest.raises(LockTimeout),
+        holder.lock(THREAD, timeout_s=0.0),
+    ):
+        pytest.fail("the turn holds the conversation's lock")
+
+
+def test_one_message_taking_its_turn_twice_is_still_one_at_a_time(backend: Backend) -> None:
+    first, second = backend.store(), backend.store()
+    entered: list[str] = []
+
+    def twice(store: RedisStateStore, name: str) -> None:
+        with store.turn(THREAD, "1700000000.000002", timeout_s=5.0):
+            entered.append(f"{name} in")
+            time.sleep(0.05)
+            entered.append(f"{name} out")
+
+    with ThreadPoolExecutor(2) as pool:
+        with first.turn(THREAD, "1700000000.000001", timeout_s=1.0):
+            futures = [pool.submit(twice, first, "a"), pool.submit(twice, second, "b")]
+            wait_until(lambda: queued(backend) == 2, "the message to queue")
+        for future in futures:
+            future.result(timeout=5)
+    assert [e.split()[1] for e in entered] == ["in", "out", "in", "out"]
+    assert queued(backend) == 0
+
+
+def test_turn_is_left_when_the_body_raises(backend: Backend) -> None:
+    store = backend.store()
+    with pytest.raises(KeyError), store.turn(THREAD, "1700000000.000001", timeout_s=1.0):
+        raise KeyError("boom")
+    assert queued(backend) == 0
+    with store.turn(THREAD, "1700000000.000002", timeout_s=0.0):
+        pass
+
+
+def test_turn_of_a_crashed_holder_is_skipped_when_its_lock_expires(backend: Backend) -> None:
+    crashed = backend.store(lock_ttl_s=0.3)
+    survivor = backend.store()
+    held = crashed.turn(THREAD, "1700000000.000001", timeout_s=1.0)
+    held.__enter__()  # and never exits: the worker died while answering
+    started = time.monotonic()
+    with survivor.turn(THREAD, "1700000000.000002", timeout_s=3.0):
+        waited = time.monotonic() - started
+        assert queued(backend) == 1
+    assert 0.2 <= waited < 2.0
+
+
+def test_entry_of_a_worker_that_died_waiting_is_skipped_after_its_lease(
+    backend: Backend,
+) -> None:
+    survivor = backend.store()
+    # What a worker that died while waiting leaves behind: its entry, never renewed again.
+    lease_ends = time.time() + 0.3
+    client = backend.clients[0]
+    client.zadd(
+        keys.turns(THREAD),
+        {keys.turn_member("1700000000.000001"): int(lease_ends * 1000)},
+    )
+    with pytest.raises(LockTimeout), survivor.turn(THREAD, "1700000000.000002", 0.05):
+        pytest.fail("the dead worker's entry is still within its lease")
+    started = time.monotonic()
+    with survivor.turn(THREAD, "1700000000.000002", timeout_s=3.0):
+        waited = time.monotonic() - started
+        assert queued(backend) == 1
+    assert time.time() >= lease_ends - 0.05 and waited < 2.0
+
+
+def test_a_live_waiter_keeps_its_place_beyond_its_lease(backend: Backend) -> None:
+    holder = backend.store()
+    patient = backend.store(turn_lease_s=0.1)  # renews its entry every poll
+    late = backend.store()
+    entered: list[str] = []
+
+    def wait(store: RedisStateStore, ts: str) -> None:
+        with store.turn(THREAD, ts, timeout_s=5.0):
+            entered.append(ts)
+
+    with ThreadPoolExecutor(2) as pool:
+        with holder.turn(THREAD, "1700000000.000001", timeout_s=1.0):
+            waiting = pool.submit(wait, patient, "1700000000.000002")
+            wait_until(lambda: queued(backend) == 2, "the patient waiter to queue")
+            time.sleep(0.4)  # four of its leases
+            coming = pool.submit(wait, late, "1700000000.000003")
+            wait_until(lambda: queued(backend) == 3, "the late waiter to queue")
+            # the late waiter's polls drop expired entries: never the patient one's
+            seen = set()
+            for _ in range(40):
+                seen.add(queued(backend))
+                time.sleep(0.01)
+            assert seen == {3}
+        waiting.result(timeout=5)
+        coming.result(timeout=5)
+    assert entered == ["1700000000.000002", "1700000000.000003"]
+
+
+def test_turn_queue_expires_with_the_lock_lease(backend: Backend) -> None:
+    store = backend.store(lock_ttl_s=30.0, turn_lease_s=5.0)
+    with store.turn(THREAD, "1700000000.000001", timeout_s=1.0):
+        client = backend.clients[0]
+        assert 0 < client.pttl(keys.turns(THREAD)) <= 30_000
+        ((_, deadline_ms),) = client.zrange(keys.turns(THREAD), 0, -1, withscores=True)
+        assert 29_000 <= deadline_ms - time.time() * 1000 <= 30_001
+    assert client.exists(keys.turns(THREAD)) == 0
+
+
 # -- audit and feedback -----------------------------------------------------------------
 
 
@@ -380,6 +596,8 @@ def test_hostile_ids_cannot_reach_another_conversation(
     assert store.is_engaged(lookalike) is False
     with store.lock(bound, timeout_s=0.1), store.lock(lookalike, timeout_s=0.1):
         pass
+    with store.turn(bound, "1.000002", timeout_s=0.1), store.turn(lookalike, "1.000001", 0.1):
+        pass
 
 
 def test_glob_characters_in_ids_are_inert(backend: Backend) -> None:
@@ -398,6 +616,7 @@ conversations = st.builds(Conversation, team=ids, channel=ids, thread=st.none() 
 def test_conversation_keys_are_injective(a: Conversation, b: Conversation) -> None:
     assert (keys.binding(a) == keys.binding(b)) == (a == b)
     assert (keys.history(a) == keys.history(b)) == (a == b)
+    assert (keys.turns(a) == keys.turns(b)) == (a == b)
 
 
 @given(st.text(), st.text())
@@ -420,10 +639,10 @@ def test_every_key_is_namespaced_and_only_channel_bindings_live_forever(
     store.save_audit(audit_record())
     store.save_feedback("turn-1", "U1", "up")
     store.take_token("U1")
-    with store.lock(THREAD, timeout_s=1.0):
+    with store.lock(THREAD, timeout_s=1.0), store.turn(OTHER_THREAD, "1.000001", 1.0):
         client = backend.clients[0]
         written = sorted(k.decode() for k in client.keys("*"))
-        assert len(written) == 9
+        assert len(written) == 11
         assert sorted(k.decode() for k in client.keys(keys.PATTERN)) == written
         forever = [key for key in written if client.pttl(key) == -1]
     assert forever == [keys.binding(CHANNEL)]
@@ -434,6 +653,11 @@ def test_every_key_is_namespaced_and_only_channel_bindings_live_forever(
 
 def hold_lock(store: StateStore) -> None:
     with store.lock(THREAD, timeout_s=0.1):
+        pass
+
+
+def take_turn(store: StateStore) -> None:
+    with store.turn(THREAD, "1700000000.000001", timeout_s=0.1):
         pass
 
 
@@ -448,6 +672,7 @@ CALLS: dict[str, Callable[[StateStore], object]] = {
     "is_engaged": lambda s: s.is_engaged(THREAD),
     "claim_event": lambda s: s.claim_event("Ev1"),
     "lock": hold_lock,
+    "turn": take_turn,
     "save_audit": lambda s: s.save_audit(audit_record()),
     "get_audit": lambda s: s.get_audit("turn-1"),
     "save_feedback": lambda s: s.save_feedback("turn-1", "U1", "up"),

@@ -7,13 +7,16 @@
    delivery wins and the others stop here;
 2. take a token from the rep's rate bucket;
 3. engage the thread when the bot was mentioned (follow-ups then need no mention);
-4. show progress (assistant status or a placeholder, see ``Replier``);
-5. in message order (``Turnstile``) and under the conversation's lock in the store:
-   ``run_turn``, render, post — so messages in one thread are answered one at a time and
-   in order, each seeing the history of the ones before.
+4. show progress (assistant status or a placeholder, see ``Replier``) — at once, before
+   waiting for the message's turn;
+5. in its turn (``StateStore.turn``: the conversation's queue in the store, in Slack ts
+   order, shared by every worker, then the conversation's lock): ``run_turn``, render,
+   post — so the messages of one thread or DM are answered one at a time and in the order
+   the rep sent them, whichever worker received each, each seeing the history of the
+   ones before.
 
 Every failure ends in a reply that says what happened: the store unreachable (at any
-step, the claim included), the lock not taken in time, anything unexpected.
+step, the claim included), the turn not come in time, anything unexpected.
 """
 
 from __future__ import annotations
@@ -27,7 +30,6 @@ from prism_slack.pipeline.turn import TurnDeps, run_turn
 from prism_slack.render.blocks import render_blocks, render_ephemeral
 from prism_slack.slack import texts
 from prism_slack.slack.conversation import Incoming
-from prism_slack.slack.ordering import Place, Turnstile
 from prism_slack.slack.replies import Progress, Replier, Reply
 
 logger = logging.getLogger(__name__)
@@ -45,7 +47,7 @@ class Handled(StrEnum):
 
 
 class MessageAnswerer:
-    """The Slack side of one turn: claim, progress, lock, ``run_turn``, post."""
+    """The Slack side of one turn: claim, progress, turn, ``run_turn``, post."""
 
     def __init__(
         self,
@@ -57,7 +59,6 @@ class MessageAnswerer:
         self.deps = deps
         self.replier = replier
         self.lock_timeout_s = lock_timeout_s
-        self.turnstile = Turnstile()
 
     def answer(self, incoming: Incoming, *, retry_num: int | None = None) -> Handled:
         started = time.perf_counter()
@@ -90,17 +91,14 @@ class MessageAnswerer:
             logger.exception("before answering %s", incoming.claim_key)
             self.replier.post(incoming.channel, incoming.reply_thread, _plain(texts.FAILED))
             return Handled.FAILED
-        with self.turnstile.place(incoming.conversation, incoming.ts) as place:
-            progress = self.replier.begin(incoming)
-            return self._answer_in_turn(incoming, progress, place)
+        progress = self.replier.begin(incoming)
+        return self._answer_in_turn(incoming, progress)
 
-    def _answer_in_turn(self, incoming: Incoming, progress: Progress, place: Place) -> Handled:
+    def _answer_in_turn(self, incoming: Incoming, progress: Progress) -> Handled:
         posted = False
         where = incoming.conversation
-        deadline = time.monotonic() + self.lock_timeout_s
         try:
-            place.wait(self.lock_timeout_s)
-            with self.deps.state.lock(where, max(0.0, deadline - time.monotonic())):
+            with self.deps.state.turn(where, incoming.ts, self.lock_timeout_s):
                 result = run_turn(incoming.text, where, self.deps)
                 message = render_blocks(result, feedback=True)
                 self.replier.finish(progress, Reply(message.text, message.blocks))

@@ -23,6 +23,10 @@ key                                       type    value                         
 ``prism:event:<event_id>``                string  ``1`` (SET NX PX: exactly once)  1 h
 ``prism:lock:<scope>``                    string  lock token (redis-py ``Lock``)   lock lease
                                                                                    (120 s)
+``prism:turns:<scope>``                   zset    member: a queued message's ts    lock lease,
+                                                  (:func:`turn_member`); score:    refreshed
+                                                  its deadline (epoch ms)          by every
+                                                                                   write
 ``prism:audit:<turn_id>``                 string  AuditRecord JSON                 30 d
 ``prism:feedback:<turn_id>``              hash    user → ``{"user", "value",       30 d
                                                   "at"}`` JSON
@@ -33,10 +37,20 @@ key                                       type    value                         
 
 TTLs are refreshed on every write of their key; the defaults live in
 ``prism_slack.state.redis_store`` and are configurable there.
+
+``prism:turns:<scope>`` is a conversation's turn queue (``RedisStateStore.turn``): its
+messages in Slack ts order, the head's being answered. A member is the message's ts padded
+to a fixed width, so byte order is ts order at full microsecond precision (no float), and
+one message is one member however often it is delivered (a conversation's messages never
+share a ts). The score is the entry's deadline, not its order: a waiting entry's is renewed
+by each poll (``turn_lease_s``), the head's is the lock lease once it holds the lock — so a
+crashed worker's entry is dropped (``ZREMRANGEBYSCORE`` up to now, by whichever worker polls
+next) no later than its lock expires.
 """
 
 from __future__ import annotations
 
+import re
 from urllib.parse import quote
 
 from prism_slack.ports import Conversation
@@ -77,6 +91,28 @@ def event(event_id: str) -> str:
 
 def lock(where: Conversation) -> str:
     return f"{PREFIX}lock:{scope(where)}"
+
+
+def turns(where: Conversation) -> str:
+    return f"{PREFIX}turns:{scope(where)}"
+
+
+_SLACK_TS = re.compile(r"([0-9]{1,12})(?:\.([0-9]{1,6}))?")
+UNREADABLE_TS = "000000000000.000000"
+"""Where a ts that is not a Slack ts sorts: first (it is answered at once, not stranded)."""
+
+
+def turn_member(ts: str) -> str:
+    """A turn-queue member: Slack ``ts`` as ``SSSSSSSSSSSS.UUUUUU``.
+
+    ``"1700000000.0002"`` → ``"001700000000.000200"``: members compare (as bytes) in ts
+    order, to the microsecond.
+    """
+    match = _SLACK_TS.fullmatch(ts)
+    if match is None:
+        return UNREADABLE_TS
+    seconds, micros = match.group(1), match.group(2) or ""
+    return f"{seconds.zfill(12)}.{micros.ljust(6, '0')}"
 
 
 def audit(turn_id: str) -> str:

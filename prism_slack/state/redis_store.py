@@ -2,7 +2,8 @@
 
 The same code runs on a real ``redis.Redis`` and on ``fakeredis.FakeRedis`` (no Lua is
 used, so fakeredis needs no ``lupa``): transactions are MULTI/EXEC pipelines, the token
-bucket and the lock release are WATCH/MULTI transactions.
+bucket and the lock release are WATCH/MULTI transactions, and the turn queue is plain
+sorted-set commands in MULTI/EXEC.
 
 - :func:`open_state_store` — ``REDIS_URL`` → store (or the in-memory default, with a
   start-up WARNING, when there is none).
@@ -19,6 +20,7 @@ import datetime as dt
 import json
 import logging
 import math
+import random
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -50,6 +52,10 @@ MEMORY_DESCRIPTION: Final = "in-memory (embedded default; state is lost on resta
 
 _WATCH_ATTEMPTS = 32
 _LOCK_POLL_S = 0.02
+_TURN_POLL_S = 0.02
+"""How often the next message in line looks whether its turn has come (jittered ±50 %)."""
+_TURN_POLL_BEHIND_S = 0.1
+"""... and a message further back, whose turn is at least one whole turn away."""
 
 
 class StoreOptions(TypedDict, total=False):
@@ -61,6 +67,7 @@ class StoreOptions(TypedDict, total=False):
     event_ttl_s: float
     audit_ttl_s: float
     lock_ttl_s: float
+    turn_lease_s: float
     rate_capacity: int
     rate_refill_per_s: float
     clock: Callable[[], float]
@@ -109,7 +116,9 @@ class RedisStateStore:
     thread's binding and its channel's are independent (the caller falls back to
     ``where.channel_scope()``). Channel and DM bindings never expire; thread bindings
     expire with the thread's history. ``clock`` is wall-clock seconds (shared by every
-    worker, unlike ``time.monotonic``); it drives the token bucket and feedback times.
+    worker, unlike ``time.monotonic``); it drives the token bucket, feedback times and the
+    deadlines of turn-queue entries. ``turn_lease_s``: how long a waiting message keeps its
+    place in a turn queue without polling (a crashed worker's message is dropped after it).
     """
 
     def __init__(
@@ -123,13 +132,14 @@ class RedisStateStore:
         event_ttl_s: float = HOUR,
         audit_ttl_s: float = 30 * DAY,
         lock_ttl_s: float = 2 * MINUTE,
+        turn_lease_s: float = 10.0,
         rate_capacity: int = 10,
         rate_refill_per_s: float = 0.2,
         clock: Callable[[], float] = time.time,
     ) -> None:
         if history_limit < 1 or rate_capacity < 1:
             raise ConfigError("history_limit and rate_capacity must be at least 1")
-        ttls = (history_ttl_s, engaged_ttl_s, event_ttl_s, audit_ttl_s, lock_ttl_s)
+        ttls = (history_ttl_s, engaged_ttl_s, event_ttl_s, audit_ttl_s, lock_ttl_s, turn_lease_s)
         if min(ttls) <= 0 or rate_refill_per_s <= 0:
             raise ConfigError("state TTLs and rate_refill_per_s must be positive")
         self._client = client
@@ -140,6 +150,9 @@ class RedisStateStore:
         self._event_ms = _ms(event_ttl_s)
         self._audit_ms = _ms(audit_ttl_s)
         self._lock_ttl_s = lock_ttl_s
+        self._turn_lease_s = turn_lease_s
+        # No entry's deadline is further than this from the last write of its queue.
+        self._turns_ms = _ms(max(lock_ttl_s, turn_lease_s))
         self._rate_capacity = float(rate_capacity)
         self._rate_refill = rate_refill_per_s
         # Once a bucket has been idle long enough to be full again, dropping it is the same.
@@ -220,25 +233,27 @@ class RedisStateStore:
         never raises — not when the lease expired meanwhile, and not when Redis went away
         (the lease then expires on its own), so it cannot mask the body's own outcome.
         """
-        key = keys.lock(conversation)
-        lease = _Lease(
-            self._client,
-            key,
-            timeout=self._lock_ttl_s,
-            sleep=_LOCK_POLL_S,
-            blocking_timeout=max(timeout_s, 0.0),
-            thread_local=False,
-        )
-        with redis_call("lock", key):
-            acquired = lease.acquire()
+        lease = self._lease(conversation)
+        with redis_call("lock", lease.name):
+            acquired = lease.acquire(blocking_timeout=max(timeout_s, 0.0))
         if not acquired:
             raise LockTimeout(f"{keys.scope(conversation)} stayed locked for {timeout_s} s")
         try:
             yield
         finally:
-            self._release(lease, key)
+            self._release(lease)
 
-    def _release(self, lease: _Lease, key: str) -> None:
+    def _lease(self, conversation: Conversation) -> _Lease:
+        return _Lease(
+            self._client,
+            keys.lock(conversation),
+            timeout=self._lock_ttl_s,
+            sleep=_LOCK_POLL_S,
+            thread_local=False,
+        )
+
+    def _release(self, lease: _Lease) -> None:
+        key = lease.name
         try:
             with redis_call("unlock", key):
                 try:
@@ -247,6 +262,87 @@ class RedisStateStore:
                     logger.warning("lock %s had expired before its release", key)
         except StoreUnavailable as e:
             logger.warning("could not release lock %s; it expires on its own: %s", key, e)
+
+    # -- turns: one message at a time, in Slack ts order, across workers ------------------
+
+    @contextmanager
+    def turn(self, conversation: Conversation, ts: str, timeout_s: float) -> Iterator[None]:
+        """Message ``ts``'s turn in ``conversation``: first come, first served by Slack ts.
+
+        Joins the conversation's queue (``keys.turns``) at once, waits until no message with
+        an earlier ts is queued there, then takes the conversation's lock (``lock``) and
+        holds both for the body. Every worker waits in the same queue, so the messages of a
+        conversation are answered in the order the rep sent them, whichever worker got each
+        and whatever order their events arrived in (a message not yet queued when a later
+        one takes its turn cannot be waited for). ``LockTimeout`` when the turn has not come
+        and the lock been taken within ``timeout_s``. On every exit — the body's error, a
+        timeout, the store failing — the lock is released and the message leaves the queue;
+        neither step raises (a leftover entry or lock expires, see ``keys``). One ts is one
+        entry: two deliveries of a message (the event claim lets only one through) would
+        share it, and the lock would still take them one at a time.
+        """
+        queue = keys.turns(conversation)
+        member = keys.turn_member(ts)
+        lease = self._lease(conversation)
+        try:
+            self._wait_for_turn(conversation, queue, member, lease, timeout_s)
+            try:
+                self._hold_turn(queue, member)
+                yield
+            finally:
+                self._release(lease)
+        finally:
+            self._leave_turns(queue, member)
+
+    def _wait_for_turn(
+        self, conversation: Conversation, queue: str, member: str, lease: _Lease, timeout_s: float
+    ) -> None:
+        """Poll until ``member`` heads ``queue`` and ``lease`` is taken (or time is up)."""
+        started = time.monotonic()
+        deadline = started + max(timeout_s, 0.0)
+        while True:
+            ahead = self._poll_turns(queue, member)
+            if ahead == 0:
+                with redis_call("lock", lease.name):
+                    if lease.acquire(blocking=False):
+                        waited_ms = (time.monotonic() - started) * 1e3
+                        logger.debug("turn %s taken after %.1f ms", queue, waited_ms)
+                        return
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                where = keys.scope(conversation)
+                if ahead:
+                    raise LockTimeout(f"{where}: {ahead} earlier message(s) for {timeout_s} s")
+                raise LockTimeout(f"{where} stayed locked for {timeout_s} s")
+            poll_s = _TURN_POLL_S if ahead <= 1 else _TURN_POLL_BEHIND_S
+            time.sleep(min(remaining, poll_s * random.uniform(0.5, 1.5)))
+
+    def _poll_turns(self, queue: str, member: str) -> int:
+        """Drop expired entries, join or renew ``member``; how many queued entries are ahead."""
+        now = self._clock()
+        with redis_call("turn_poll", queue), self._client.pipeline(transaction=True) as pipe:
+            pipe.zremrangebyscore(queue, "-inf", _ms(now))
+            pipe.zadd(queue, {member: _ms(now + self._turn_lease_s)})
+            pipe.pexpire(queue, self._turns_ms)
+            pipe.zrange(queue, 0, -1)
+            *_, queued = pipe.execute()
+        mine = member.encode()
+        return sum(1 for other in queued if (_bytes(other) or b"") < mine)
+
+    def _hold_turn(self, queue: str, member: str) -> None:
+        """Keep ``member`` at the head for as long as the lock's lease (a crash frees both)."""
+        now = self._clock()
+        with redis_call("turn_hold", queue), self._client.pipeline(transaction=True) as pipe:
+            pipe.zadd(queue, {member: _ms(now + self._lock_ttl_s)})
+            pipe.pexpire(queue, self._turns_ms)
+            pipe.execute()
+
+    def _leave_turns(self, queue: str, member: str) -> None:
+        try:
+            with redis_call("turn_leave", queue):
+                self._client.zrem(queue, member)
+        except StoreUnavailable as e:
+            logger.warning("could not leave turn queue %s; its entry expires: %s", queue, e)
 
     # -- audit and feedback -------------------------------------------------------------
 
