@@ -5,8 +5,7 @@ A text becomes a sequence of *terms*:
 1. lower-case word tokens (letters and digits; apostrophes dropped, possessive ``'s`` cut;
    hyphenated words split into their parts);
 2. multi-word phrases merged into one term (``top line`` → ``revenue``, ``e commerce`` →
-   ``ecommerce``,
-   ``annual recurring revenue`` → ``arr``);
+   ``ecommerce``, ``annual recurring revenue`` → ``arr``);
 3. a light stem (plural ``-s``/``-ies``, ``-ing``/``-ed`` on long words, final ``-e``);
 4. the stem mapped to its synonym *concept* (``profitability`` → ``margin``,
    ``provider`` → ``vendor``), or kept as is.
@@ -14,6 +13,10 @@ A text becomes a sequence of *terms*:
 Question words that carry no subject (``what``, ``their``, ``please``) are *stop* terms;
 words that only sharpen a subject (``rate``, ``total``, ``biggest``) are *soft*: they help
 ranking but an answer never has to match them.
+
+The verifier keeps its own vocabulary (``prism_slack/verify/lexicon.py``) on purpose: the
+checker shares no word lists with an answerer it checks, so a gap in one cannot hide the
+same gap in the other.
 """
 
 from __future__ import annotations
