@@ -120,6 +120,16 @@ def test_mention_then_untagged_follow_up_in_its_thread(harness: SlackHarness) ->
     assert [h.question for h in follow.history] == [QUESTION]
 
 
+def test_a_bare_mention_gets_a_reply_not_silence(harness: SlackHarness) -> None:
+    user, channel, root = unique("U"), unique("C"), new_ts()
+    bot = harness.fake.bot_user_id
+    harness.slack.event(app_mention(f"<@{bot}>", user=user, channel=channel, ts=root))
+    (reply,) = harness.wait_answers(channel, root, 1)
+    harness.drain()
+    assert "ask me about the prospect" in all_text(reply)
+    assert harness.scripted.requests == []
+
+
 def test_bind_then_a_channel_question_uses_the_bound_report(harness: SlackHarness) -> None:
     user, channel = unique("U"), unique("C")
     url = harness.fake.response_url()

@@ -48,7 +48,6 @@ SKIPPED = [
     ("own bot id", message(bot_id=BOT_ID, channel_type="im", channel="D1")),
     ("hidden", message(hidden=True, channel_type="im", channel="D1")),
     ("untagged top-level channel message", message()),
-    ("only the mention", message(text=f"<@{BOT}>  ")),
     ("empty DM", message(text="", channel_type="im", channel="D1")),
     ("no user", message(user=None, channel_type="im", channel="D1")),
 ]
@@ -57,6 +56,12 @@ SKIPPED = [
 @pytest.mark.parametrize(("case", "event"), SKIPPED, ids=[c for c, _ in SKIPPED])
 def test_ignored_events(case: str, event: dict[str, Any]) -> None:
     assert isinstance(parse(event), Skip), case
+
+
+def test_a_bare_mention_is_answered_so_the_rep_is_never_ignored() -> None:
+    found = parse(message(text=f"<@{BOT}>  "))
+    assert isinstance(found, Incoming)
+    assert (found.kind, found.text) == ("mention", "")
 
 
 ANSWERED = [

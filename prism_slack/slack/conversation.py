@@ -2,7 +2,8 @@
 
 Pure functions of the event payload (no client, no store). A message becomes an
 ``Incoming`` — or a ``Skip`` naming why it is ignored: the bot's own messages, other bots,
-edits, deletions and every non-content subtype, hidden events, empty text.
+edits, deletions and every non-content subtype, hidden events, empty text (but a bare
+@mention is an ``Incoming`` with empty text: the rep called, so the bot answers).
 
 Where a message lives (``Incoming.conversation``), which decides its binding and history:
 
@@ -117,8 +118,8 @@ def _incoming(
     bot_user_id: str | None,
 ) -> Incoming | Skip:
     text = plain_text(str(event.get("text") or ""), bot_user_id)
-    if not text:
-        return Skip(reason="no text")
+    if not text and kind != "mention":
+        return Skip(reason="no text")  # a bare @mention is still answered: never silent
     return Incoming(
         kind=kind,
         team=team,
