@@ -23,10 +23,10 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
-from types import TracebackType
 
 from bench.load.procfs import child_pids
 from bench.load.responder import BenchResponder
+from prism_slack.lifecycle import Startable
 from prism_slack.testing.fake_gemini import FakeGemini
 from prism_slack.testing.fake_slack import FakeSlack
 from prism_slack.testing.redis_server import RedisServer
@@ -123,7 +123,7 @@ class ServerProcess:
         return process.returncode
 
 
-class LoadStack:
+class LoadStack(Startable):
     """Redis, FakeSlack, FakeGemini and ``prism serve``; see the module docstring."""
 
     def __init__(
@@ -157,7 +157,7 @@ class LoadStack:
     def events_url(self) -> str:
         return self.url + "/slack/events"
 
-    def __enter__(self) -> LoadStack:
+    def start(self) -> LoadStack:
         try:
             self.redis = self._exit.enter_context(RedisServer())
             self.slack = self._exit.enter_context(FakeSlack(team_id="TLOADBENCH"))
@@ -188,12 +188,7 @@ class LoadStack:
             raise
         return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def stop(self) -> None:
         self._exit.close()
 
     def _env(self) -> dict[str, str]:

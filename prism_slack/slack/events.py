@@ -16,6 +16,7 @@ runs in the listener executor and may take as long as the model does.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from slack_bolt import App, BoltContext, BoltRequest
@@ -38,25 +39,8 @@ logger = logging.getLogger(__name__)
 def register_events(app: App, answerer: MessageAnswerer) -> None:
     """Add the event listeners to ``app``."""
 
-    @app.event("message")
-    def on_message(event: dict[str, Any], context: BoltContext, request: BoltRequest) -> None:
-        found = from_message_event(
-            event,
-            team=_team(context, event),
-            bot_user_id=context.bot_user_id,
-            bot_id=context.bot_id,
-        )
-        _handle(answerer, found, request)
-
-    @app.event("app_mention")
-    def on_mention(event: dict[str, Any], context: BoltContext, request: BoltRequest) -> None:
-        found = from_mention_event(
-            event,
-            team=_team(context, event),
-            bot_user_id=context.bot_user_id,
-            bot_id=context.bot_id,
-        )
-        _handle(answerer, found, request)
+    app.event("message")(_listener(answerer, from_message_event))
+    app.event("app_mention")(_listener(answerer, from_mention_event))
 
     @app.event("assistant_thread_started")
     def on_thread_started(event: dict[str, Any]) -> None:
@@ -71,6 +55,23 @@ def register_events(app: App, answerer: MessageAnswerer) -> None:
     @app.event("assistant_thread_context_changed")
     def on_context_changed(event: dict[str, Any]) -> None:
         logger.debug("assistant thread context changed")
+
+
+def _listener(
+    answerer: MessageAnswerer, parse: Callable[..., Incoming | Skip]
+) -> Callable[[dict[str, Any], BoltContext, BoltRequest], None]:
+    """A listener that reads the event with ``parse`` and answers what it finds."""
+
+    def listen(event: dict[str, Any], context: BoltContext, request: BoltRequest) -> None:
+        found = parse(
+            event,
+            team=_team(context, event),
+            bot_user_id=context.bot_user_id,
+            bot_id=context.bot_id,
+        )
+        _handle(answerer, found, request)
+
+    return listen
 
 
 def _handle(answerer: MessageAnswerer, found: Incoming | Skip, request: BoltRequest) -> None:
