@@ -6,6 +6,8 @@ surfaces only ever catch ``PrismError`` subclasses.
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class PrismError(Exception):
     """Base of every error PRISM raises on purpose."""
@@ -51,11 +53,18 @@ class ModelRateLimited(ModelError):
     """The model kept answering 429 after retries."""
 
 
+class ModelAuthError(ModelError):
+    """The service refused our credentials (401/403, or an invalid API key): it will keep
+    refusing until the operator fixes the key, so it is worth one ERROR, not one a turn."""
+
+
 class ModelOutputError(ModelError):
     """The model answered, but not with the contract (prose, bad JSON, schema, blocked)."""
 
     def __init__(self, message: str, raw: str = "") -> None:
         self.raw = raw
+        self.usage: Any = None
+        """What the broken reply cost (a ``ports.TokenUsage``), when the service said."""
         super().__init__(message)
 
 

@@ -4,13 +4,17 @@
 - ``StateStore``: bindings, history, event claims, locks and turn queues, audit, feedback
   (``state/redis_store.py``; the embedded default runs it on an in-memory Redis).
 - ``AnswerModel``: question + injected report → claim-contract ``Answer``
-  (``llm/offline.py``, ``llm/scripted.py``, ``llm/gemini.py``).
+  (``llm/offline.py``, ``llm/scripted.py``, ``llm/gemini.py``, and ``llm/fallback.py``,
+  which is a model made of two). ``call_answer_model`` is how every caller asks one: it
+  records the call, with the token usage the model reported, in the request's trace.
 - ``Judge``: one claim + only its cited values → ``JudgeVerdict``.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import logging
+import time
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
@@ -18,9 +22,12 @@ from typing import Literal, Protocol
 from pydantic import BaseModel, ConfigDict
 
 from prism_slack.claims import Answer, Claim
+from prism_slack.errors import ModelError
 from prism_slack.evidence import Leaf
 from prism_slack.reports.model import Report
 from prism_slack.verdict import ClaimVerdict, Label, Method
+
+_logger = logging.getLogger(__name__)
 
 
 class Conversation(BaseModel):
@@ -65,6 +72,37 @@ class ReportStore(Protocol):
         ...
 
 
+class TokenUsage(BaseModel):
+    """Tokens one model call used, as the service reported them (Gemini's ``usage_metadata``).
+
+    ``prompt`` includes ``cached`` (the part of the prompt served from the implicit prefix
+    cache, billed at the cached rate); ``thinking`` is billed as output.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    prompt: int = 0
+    cached: int = 0
+    output: int = 0
+    thinking: int = 0
+    total: int = 0
+
+    def __add__(self, other: TokenUsage) -> TokenUsage:
+        return TokenUsage(
+            prompt=self.prompt + other.prompt,
+            cached=self.cached + other.cached,
+            output=self.output + other.output,
+            thinking=self.thinking + other.thinking,
+            total=self.total + other.total,
+        )
+
+    def log_fields(self) -> str:
+        return (
+            f"prompt_tokens={self.prompt} cached_tokens={self.cached} "
+            f"output_tokens={self.output} thinking_tokens={self.thinking}"
+        )
+
+
 class ModelCall(BaseModel):
     """One call to a model, as recorded in the audit record (never its text)."""
 
@@ -73,6 +111,8 @@ class ModelCall(BaseModel):
     ok: bool
     latency_ms: float
     error: str | None = None
+    usage: TokenUsage | None = None
+    """What the call cost, when the model reports it (a local model does not)."""
 
 
 class WithheldClaim(BaseModel):
@@ -163,12 +203,28 @@ class Prompt:
     digest: str
 
 
+@dataclass
+class AnswerTrace:
+    """What answering one request took, filled in as it happens (one per request).
+
+    ``call_answer_model`` appends a ``ModelCall`` for every model asked; a model that
+    knows its cost sets ``usage`` before it returns or raises; a model made of others
+    (``FallbackModel``) says which one answered and what the rep should be told.
+    """
+
+    calls: list[ModelCall] = field(default_factory=list)
+    usage: TokenUsage | None = None
+    answered_by: str | None = None
+    notice: str | None = None
+
+
 @dataclass(frozen=True)
 class AnswerRequest:
     question: str
     report: Report
     prompt: Prompt
     history: list[HistoryTurn] = field(default_factory=list)
+    trace: AnswerTrace = field(default_factory=AnswerTrace, compare=False)
 
 
 class AnswerModel(Protocol):
@@ -177,6 +233,58 @@ class AnswerModel(Protocol):
     def answer(self, request: AnswerRequest) -> Answer:
         """Raises ``ModelError`` (or a subclass) when no contract answer can be had."""
         ...
+
+
+def call_answer_model(model: AnswerModel, request: AnswerRequest) -> Answer:
+    """Ask ``model``, recording the call (latency, outcome, token usage) in ``request.trace``.
+
+    A model that records calls of its own (one made of others) is not recorded again.
+    One log line per call, with ids, latency and tokens, never text.
+    """
+    trace = request.trace
+    before = len(trace.calls)
+    trace.usage = None
+    started = time.perf_counter()
+    try:
+        answer = model.answer(request)
+    except ModelError as e:
+        if len(trace.calls) == before:
+            _record(trace, model.name, started, error=str(e))
+        raise
+    if len(trace.calls) == before:
+        _record(trace, model.name, started, claims=len(answer.claims))
+    trace.answered_by = trace.answered_by or model.name
+    return answer
+
+
+def _record(
+    trace: AnswerTrace,
+    name: str,
+    started: float,
+    *,
+    error: str | None = None,
+    claims: int | None = None,
+) -> None:
+    latency = (time.perf_counter() - started) * 1000
+    usage, trace.usage = trace.usage, None
+    trace.calls.append(
+        ModelCall(
+            role="answer",
+            model=name,
+            ok=error is None,
+            latency_ms=latency,
+            error=error,
+            usage=usage,
+        )
+    )
+    _logger.info(
+        "answer call model=%s ok=%s claims=%s latency_ms=%.1f%s",
+        name,
+        error is None,
+        "-" if claims is None else claims,
+        latency,
+        f" {usage.log_fields()}" if usage is not None else "",
+    )
 
 
 class JudgeVerdict(BaseModel):

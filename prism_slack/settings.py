@@ -8,10 +8,17 @@ from typing import Annotated, Literal
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-JudgeMode = Literal["auto", "always", "never"]
+from prism_slack.verdict import JudgeMode
 
-DEFAULT_GEMINI_MODEL = "gemini-3.5-flash"
-"""A stable Flash model; override with GEMINI_MODEL."""
+__all__ = ["DEFAULT_GEMINI_MODEL", "JudgeMode", "Settings", "ThinkingLevel"]
+
+DEFAULT_GEMINI_MODEL = "gemini-3.8-flash"
+"""The current GA Flash model (Google's "Developer's guide to Gemini 3.8 Flash": model id
+``gemini-3.8-flash``, GA, thinking levels LOW/MEDIUM/HIGH, default MEDIUM; the Gemini
+Developer API model lists call older 3.x Flash models "no longer recommended").
+Override with GEMINI_MODEL."""
+
+ThinkingLevel = Literal["minimal", "low", "medium", "high"]
 
 
 class Settings(BaseSettings):
@@ -28,6 +35,14 @@ class Settings(BaseSettings):
     gemini_model: str = DEFAULT_GEMINI_MODEL
     gemini_base_url: str | None = None
     gemini_timeout_s: float = Field(default=30.0, gt=0)
+    gemini_temperature: float | None = Field(default=None, ge=0, le=2)
+    """GEMINI_TEMPERATURE; unset sends none, so the model's default applies. Google's
+    Gemini 3 guide asks to keep Gemini 3 models at their default temperature of 1.0
+    (lower values can cause looping or degraded reasoning)."""
+    gemini_thinking_level: ThinkingLevel | None = None
+    """GEMINI_THINKING_LEVEL; unset sends none, so the model's default applies (MEDIUM
+    for gemini-3.8-flash). ``low`` trades some accuracy for latency; Gemini 3 models
+    take a level, not a token budget."""
     prism_reports_dir: Path = Path("reports")
     prism_judge: JudgeMode = "auto"
     prism_allowed_teams: Annotated[list[str], NoDecode] = []

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 from enum import IntEnum, StrEnum
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
 from prism_slack.claims import Claim
+
+JudgeMode = Literal["auto", "always", "never"]
+"""When the judge runs (``PRISM_JUDGE``): only where the hard checks cannot decide, on
+every fact, or never. Here, not in ``settings``, so the pipeline never imports configuration."""
 
 
 class Rung(StrEnum):

@@ -2,14 +2,15 @@
 
 - reports: ``FileReportStore(settings.prism_reports_dir)``
 - state: Redis at ``REDIS_URL``, else the in-memory embedded default (with a warning)
-- model: Gemini when ``GEMINI_API_KEY`` is set (the offline answerer as its fallback and
-  no judge otherwise), else the offline facts-only answerer
+- model: Gemini with the offline answerer behind it (a ``FallbackModel``) and the Gemini
+  judge when ``GEMINI_API_KEY`` is set, else the offline facts-only answerer and no judge
 """
 
 from __future__ import annotations
 
 import logging
 
+from prism_slack.llm.fallback import FallbackModel
 from prism_slack.llm.offline import OfflineAnswerer
 from prism_slack.llm.playbook import load_playbook
 from prism_slack.pipeline.turn import TurnDeps
@@ -21,16 +22,16 @@ from prism_slack.state.redis_store import open_state_store
 logger = logging.getLogger(__name__)
 
 
-def build_models(settings: Settings) -> tuple[AnswerModel, Judge | None, AnswerModel | None]:
-    """(answer model, judge, fallback) for these settings."""
+def build_models(settings: Settings) -> tuple[AnswerModel, Judge | None]:
+    """(answer model, judge) for these settings."""
     offline = OfflineAnswerer()
     if settings.gemini_api_key is None:
         logger.info("no GEMINI_API_KEY: answering with the offline facts-only answerer")
-        return offline, None, None
+        return offline, None
     from prism_slack.llm.gemini import GeminiAnswerModel, GeminiClient, GeminiJudge
 
     client = GeminiClient.from_settings(settings)
-    return GeminiAnswerModel(client), GeminiJudge(client), offline
+    return FallbackModel(GeminiAnswerModel(client), offline), GeminiJudge(client)
 
 
 def build_turn_deps(
@@ -40,7 +41,7 @@ def build_turn_deps(
     state: StateStore | None = None,
 ) -> TurnDeps:
     """Every port from ``settings``; ``reports``/``state`` may be given to share them."""
-    model, judge, fallback = build_models(settings)
+    model, judge = build_models(settings)
     playbook = load_playbook()
     if state is None:
         url = settings.redis_url.get_secret_value() if settings.redis_url else None
@@ -51,7 +52,6 @@ def build_turn_deps(
         model=model,
         judge=judge,
         judge_mode=settings.prism_judge,
-        fallback=fallback,
         playbook_text=playbook.render(),
         vocabulary=playbook.vocabulary(),
     )

@@ -20,6 +20,7 @@ from pydantic import SecretStr
 from slack_support import REPORTS_DIR, SlackHarness, all_text, fact, unique
 
 from prism_slack.claims import Answer
+from prism_slack.llm.fallback import FallbackModel
 from prism_slack.llm.gemini import GeminiAnswerModel, GeminiClient, GeminiJudge
 from prism_slack.llm.offline import OfflineAnswerer
 from prism_slack.pipeline.result import Outcome, TurnResult
@@ -163,11 +164,13 @@ def gemini_deps(gemini: FakeGemini) -> Iterator[TurnDeps]:
 
     settings = gemini_settings(gemini)
     deps = build_turn_deps(settings, state=memory_store())
-    assert isinstance(deps.model, GeminiAnswerModel) and isinstance(deps.judge, GeminiJudge)
-    assert isinstance(deps.fallback, OfflineAnswerer)
-    deps.model.client.close()
+    assert isinstance(deps.model, FallbackModel) and isinstance(deps.judge, GeminiJudge)
+    assert isinstance(deps.model.primary, GeminiAnswerModel)
+    assert isinstance(deps.model.fallback, OfflineAnswerer)
+    deps.judge.client.close()
     client = GeminiClient.from_settings(settings, **FAST_RETRIES)
-    deps.model, deps.judge = GeminiAnswerModel(client), GeminiJudge(client)
+    deps.model = FallbackModel(GeminiAnswerModel(client), deps.model.fallback)
+    deps.judge = GeminiJudge(client)
     yield deps
     client.close()
 
@@ -251,13 +254,13 @@ def test_the_unmodified_wiring_waits_what_gemini_asks_then_falls_back(
 
     gemini.default = lambda _request: FakeResponse.error(429, retry_delay=0.1)
     deps = build_turn_deps(gemini_settings(gemini), state=memory_store())
-    assert isinstance(deps.model, GeminiAnswerModel)
+    assert isinstance(deps.judge, GeminiJudge)
     try:
         started = time.monotonic()
         result = run_turn(QUESTION, Conversation(team="T1", channel="D1"), deps)
         elapsed = time.monotonic() - started
     finally:
-        deps.model.client.close()
+        deps.judge.client.close()
     arrivals = [r.received_at for r in gemini.requests]
     gaps = [b - a for a, b in itertools.pairwise(arrivals)]
     # The hinted 0.1 s, not the default backoff of 1 s and more.
@@ -323,10 +326,11 @@ def test_gemini_storm_through_the_slack_app(
     gemini.default = lambda _request: FakeResponse.answer(GARBAGE_TEXT)
     with (
         GeminiClient.from_settings(settings, **FAST_RETRIES) as client,
-        SlackHarness(redis_server.url, model=GeminiAnswerModel(client)) as harness,
+        SlackHarness(
+            redis_server.url, model=FallbackModel(GeminiAnswerModel(client), OfflineAnswerer())
+        ) as harness,
     ):
         harness.deps.judge, harness.deps.judge_mode = GeminiJudge(client), "auto"
-        harness.deps.fallback = OfflineAnswerer()
         user, channel = unique("U"), unique("D")
         started = time.monotonic()
         harness.slack.event(dm(QUESTION, user=user, channel=channel))

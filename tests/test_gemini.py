@@ -17,14 +17,22 @@ from pydantic import SecretStr
 from prism_slack.claims import Answer, Claim, answer_json_schema
 from prism_slack.errors import (
     ConfigError,
+    ModelAuthError,
     ModelError,
     ModelOutputError,
     ModelRateLimited,
     ModelTimeout,
 )
 from prism_slack.evidence import Leaf
-from prism_slack.llm.gemini import GeminiAnswerModel, GeminiClient, GeminiJudge
-from prism_slack.ports import AnswerRequest, JudgeRequest, JudgeVerdict, Prompt
+from prism_slack.llm.gemini import API_VERSION, GeminiAnswerModel, GeminiClient, GeminiJudge
+from prism_slack.ports import (
+    AnswerRequest,
+    AnswerTrace,
+    JudgeRequest,
+    JudgeVerdict,
+    Prompt,
+    TokenUsage,
+)
 from prism_slack.reports.model import build_report
 from prism_slack.settings import Settings
 from prism_slack.testing.fake_gemini import FakeGemini, FakeResponse
@@ -96,8 +104,11 @@ def test_request_carries_instruction_schema_model_and_no_tools(
     config = body["generationConfig"]
     assert config["responseMimeType"] == "application/json"
     assert config["responseJsonSchema"] == answer_json_schema()
-    assert 0.0 <= config["temperature"] <= 0.2
+    # Gemini 3: the model's default temperature and thinking level unless configured.
+    assert "temperature" not in config
+    assert "thinkingConfig" not in config
     assert config.get("candidateCount", 1) == 1
+    assert sent.api_version == API_VERSION == "v1beta"
     # L2 lock-down: nothing that lets the model call out.
     assert "tools" not in body
     assert "toolConfig" not in body
@@ -119,6 +130,129 @@ def test_judge_sends_verdict_schema_and_parses_verdict(
     assert config["responseJsonSchema"] == JudgeVerdict.model_json_schema()
     assert config["responseMimeType"] == "application/json"
     assert "tools" not in fake.requests[0].body
+
+
+def test_configured_temperature_and_thinking_level_are_sent(fake: FakeGemini) -> None:
+    fake.answer(GOOD)
+    with make_client(fake, temperature=1.0, thinking_level="low") as client:
+        GeminiAnswerModel(client).answer(REQUEST)
+    config = fake.requests[0].body["generationConfig"]
+    assert config["temperature"] == 1.0
+    # google-genai 3.6.1 passes the nested config through with its proto field name;
+    # proto3's JSON mapping accepts the field name as well as its lowerCamelCase name.
+    assert config["thinkingConfig"] in ({"thinkingLevel": "LOW"}, {"thinking_level": "LOW"})
+
+
+# The keywords google-genai documents for ``response_json_schema`` (GenerateContentConfig
+# docstring, 3.6.1): anything else "may be sent" but is not supported.
+DOCUMENTED_SCHEMA_KEYWORDS = {
+    "$id", "$defs", "$ref", "$anchor", "type", "format", "title", "description", "enum",
+    "items", "prefixItems", "minItems", "maxItems", "minimum", "maximum", "anyOf", "oneOf",
+    "properties", "additionalProperties", "required", "propertyOrdering",
+}  # fmt: skip
+
+
+def schema_keywords(schema: Any) -> set[str]:
+    """Every keyword used in ``schema`` (property names under ``properties`` are not)."""
+    found: set[str] = set()
+    if isinstance(schema, dict):
+        for key, value in schema.items():
+            found.add(key)
+            if key in ("properties", "$defs"):
+                for sub in value.values():
+                    found |= schema_keywords(sub)
+            else:
+                found |= schema_keywords(value)
+    elif isinstance(schema, list):
+        for item in schema:
+            found |= schema_keywords(item)
+    return found
+
+
+def test_the_answer_schema_stays_inside_the_documented_subset() -> None:
+    used = schema_keywords(answer_json_schema())
+    assert used <= DOCUMENTED_SCHEMA_KEYWORDS, used - DOCUMENTED_SCHEMA_KEYWORDS
+    # A ``$ref`` sub-schema may carry nothing else but ``$`` keywords.
+    refs = [s for s in _subschemas(answer_json_schema()) if "$ref" in s]
+    assert refs and all(all(k.startswith("$") for k in s) for s in refs)
+
+
+def _subschemas(schema: Any) -> Iterator[dict[str, Any]]:
+    if isinstance(schema, dict):
+        yield schema
+        for value in schema.values():
+            yield from _subschemas(value)
+    elif isinstance(schema, list):
+        for item in schema:
+            yield from _subschemas(item)
+
+
+# -- token usage ------------------------------------------------------------------------
+def test_usage_metadata_goes_into_the_trace_and_the_log_line(
+    fake: FakeGemini, client: GeminiClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="prism_slack.llm.gemini")
+    usage = {
+        "promptTokenCount": 1500,
+        "cachedContentTokenCount": 1024,
+        "candidatesTokenCount": 60,
+        "thoughtsTokenCount": 210,
+        "totalTokenCount": 1770,
+    }
+    body = FakeResponse.answer(GOOD).body
+    fake.enqueue(FakeResponse(body={**body, "usageMetadata": usage}))
+    request = AnswerRequest(question="q", report=REPORT, prompt=PROMPT, trace=AnswerTrace())
+
+    GeminiAnswerModel(client).answer(request)
+
+    expected = TokenUsage(prompt=1500, cached=1024, output=60, thinking=210, total=1770)
+    assert request.trace.usage == expected
+    [line] = [r.getMessage() for r in caplog.records if "gemini call" in r.getMessage()]
+    assert expected.log_fields() in line
+
+
+def test_the_fake_computes_usage_and_counts_a_shared_prefix_as_cached(
+    fake: FakeGemini, client: GeminiClient
+) -> None:
+    fake.cache_min_tokens = 4
+    fake.answer(GOOD).answer(GOOD)
+    model = GeminiAnswerModel(client)
+    first = AnswerRequest(question="q", report=REPORT, prompt=PROMPT)
+    second_prompt = Prompt(system=SYSTEM, user=USER + " and again?", digest="d2")
+    second = AnswerRequest(question="q", report=REPORT, prompt=second_prompt)
+    model.answer(first)
+    model.answer(second)
+    assert first.trace.usage is not None and second.trace.usage is not None
+    assert first.trace.usage.cached == 0
+    assert first.trace.usage.prompt == -(-len(SYSTEM + USER) // 4)
+    assert second.trace.usage.cached == len(SYSTEM + USER) // 4
+    assert second.trace.usage.output > 0
+
+
+def test_a_broken_reply_still_reports_what_it_cost(fake: FakeGemini, client: GeminiClient) -> None:
+    fake.answer({"answer": "HubSpot"})
+    request = AnswerRequest(question="q", report=REPORT, prompt=PROMPT)
+    with pytest.raises(ModelOutputError):
+        GeminiAnswerModel(client).answer(request)
+    assert request.trace.usage is not None and request.trace.usage.prompt > 0
+
+
+# -- models.get --------------------------------------------------------------------------
+def test_get_model_describes_the_model_and_names_a_missing_one() -> None:
+    with FakeGemini(models={MODEL}) as fake:
+        with make_client(fake) as client:
+            assert client.get_model().name == f"models/{MODEL}"
+        with (
+            make_client(fake, model="gemini-nope") as client,
+            pytest.raises(ModelError, match="check GEMINI_MODEL"),
+        ):
+            client.get_model()
+    with (
+        FakeGemini(api_key="right") as fake,
+        make_client(fake) as client,
+        pytest.raises(ModelAuthError, match="GEMINI_API_KEY"),
+    ):
+        client.get_model()
 
 
 def test_names_are_the_model_id(client: GeminiClient) -> None:
@@ -362,7 +496,8 @@ def test_client_errors_are_model_errors_and_not_retried(
 
     with pytest.raises(ModelError, match=message) as info:
         GeminiAnswerModel(client).answer(REQUEST)
-    assert type(info.value) is ModelError
+    expected = ModelAuthError if "GEMINI_API_KEY" in message else ModelError
+    assert type(info.value) is expected
     assert isinstance(info.value.__cause__, genai_errors.ClientError)
     assert len(fake.requests) == 1
 

@@ -26,6 +26,7 @@ from slack_support import (
 )
 
 from prism_slack.claims import Answer, Claim
+from prism_slack.llm.fallback import FallbackModel
 from prism_slack.llm.offline import OfflineAnswerer
 from prism_slack.llm.scripted import AnswerStep, ScriptedModel
 from prism_slack.pipeline.inject import ANSWER_SYSTEM
@@ -455,7 +456,7 @@ def test_model_garbage_falls_back_or_fails_clearly(
     result = run_turn(QUESTION, WHERE, deps)
     assert result.posted == [] and result.outcome in (Outcome.FAILED, Outcome.ANSWERED)
     assert "couldn't" in reply_text(result)
-    deps.model, deps.fallback = ScriptedModel([step]), offline
+    deps.model = FallbackModel(ScriptedModel([step]), offline)
     rescued = run_turn(QUESTION, WHERE, deps)
     text = reply_text(rescued)
     assert "4,137,220" in text or "couldn't verify" in text

@@ -8,6 +8,7 @@ import pytest
 
 from prism_slack.claims import ABSENT_TEXT, Answer, Claim
 from prism_slack.errors import ModelOutputError, ModelTimeout, StoreUnavailable
+from prism_slack.llm.fallback import FallbackModel
 from prism_slack.llm.offline import OfflineAnswerer
 from prism_slack.llm.scripted import ScriptedJudge, ScriptedModel
 from prism_slack.pipeline.result import Outcome, TurnResult
@@ -264,7 +265,7 @@ def test_model_garbage_text_is_a_model_error_not_a_fact() -> None:
 
 def test_model_failure_falls_back_to_offline_answerer_and_says_so() -> None:
     deps = deps_with(ModelTimeout("timed out"))
-    deps.fallback = OfflineAnswerer()
+    deps.model = FallbackModel(deps.model, OfflineAnswerer())
     result = ask(deps, "What do they use for search?")
 
     assert result.outcome is Outcome.ANSWERED

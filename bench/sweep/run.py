@@ -25,9 +25,8 @@ from prism_slack.pipeline.turn import TurnDeps, run_turn
 from prism_slack.ports import Conversation, JudgeVerdict, ReportStore
 from prism_slack.render.text import render_text
 from prism_slack.reports.model import Report
-from prism_slack.settings import JudgeMode
 from prism_slack.state.redis_store import memory_store
-from prism_slack.verdict import Check, ClaimVerdict
+from prism_slack.verdict import Check, ClaimVerdict, JudgeMode
 from prism_slack.verify import verify_claim
 from prism_slack.verify.checks import failed_checks
 

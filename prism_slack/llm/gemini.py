@@ -1,8 +1,15 @@
 """Gemini adapter (google-genai): the ``AnswerModel`` and the ``Judge`` behind the pipeline.
 
 Both send one ``generateContent`` request per attempt: the prompt's system text as the
-system instruction, its user text as the contents, a low temperature, JSON output held to
-a schema (the claim contract, or ``JudgeVerdict``) — and no tools of any kind (L2).
+system instruction, its user text as the contents, JSON output held to a schema (the claim
+contract, or ``JudgeVerdict``) — and no tools of any kind (L2). Every reply's
+``usage_metadata`` (prompt, cached, output and thinking tokens) goes on the call's log line
+and, for answers, into the audit record.
+
+The request follows Google's current guidance for Gemini 3 models: no temperature unless
+the operator sets one (the Gemini 3 developer guide asks to keep the default of 1.0; lower
+values can loop or degrade reasoning), and a ``thinkingLevel`` (not a token budget) only
+when the operator sets one — the model's default otherwise (MEDIUM for gemini-3.8-flash).
 
 Retries (429, 5xx, timeouts, connection errors) run on tenacity, not the SDK's
 ``HttpRetryOptions``: the SDK's wait is a plain exponential and cannot honour the delay the
@@ -19,8 +26,9 @@ import logging
 import re
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import httpx2
 import tenacity
@@ -33,20 +41,28 @@ from prism_slack.claims import Answer, answer_json_schema, parse_answer
 from prism_slack.errors import (
     AnswerParseError,
     ConfigError,
+    ModelAuthError,
     ModelError,
     ModelOutputError,
     ModelRateLimited,
     ModelTimeout,
 )
 from prism_slack.lifecycle import Closeable
-from prism_slack.ports import AnswerRequest, JudgeRequest, JudgeVerdict, Prompt
-from prism_slack.settings import Settings
+from prism_slack.ports import AnswerRequest, JudgeRequest, JudgeVerdict, Prompt, TokenUsage
+from prism_slack.settings import Settings, ThinkingLevel
 
 logger = logging.getLogger(__name__)
 
 Role = Literal["answer", "judge"]
 
-DEFAULT_TEMPERATURE = 0.1
+API_VERSION = "v1beta"
+"""Pinned, not left to the SDK. google-genai 3.x defaults the Developer API to ``v1``
+(``GOOGLE_AI_API_DEFAULT_VERSION = 'v1'`` in its ``_api_client``), while Google's "API
+versions explained" page says the SDKs default to ``v1beta`` and documents new
+capabilities there first; ``v1`` has answered ``Unknown name "systemInstruction"`` to
+requests like ours (googleapis/python-genai#425, vercel/ai#2256), and
+``responseJsonSchema`` is documented on ``v1beta``'s generateContent. Pinning keeps an SDK
+upgrade from silently moving every request to another API surface."""
 RAW_LIMIT = 2000
 """Characters of raw model text kept on a ``ModelOutputError`` for the audit."""
 _MESSAGE_LIMIT = 200
@@ -62,6 +78,17 @@ _SAFETY_FINISH = {
 }
 
 
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Reply:
+    """One model reply: its JSON text and what it cost."""
+
+    text: str
+    usage: TokenUsage
+
+
 class GeminiClient(Closeable):
     """One configured google-genai client plus the retry policy around it.
 
@@ -75,13 +102,14 @@ class GeminiClient(Closeable):
         api_key: SecretStr | str,
         model: str,
         base_url: str | None = None,
-        api_version: str | None = None,
+        api_version: str = API_VERSION,
         timeout_s: float = 30.0,
         max_attempts: int = 4,
         max_total_s: float = 60.0,
         initial_backoff_s: float = 1.0,
         max_backoff_s: float = 20.0,
-        temperature: float = DEFAULT_TEMPERATURE,
+        temperature: float | None = None,
+        thinking_level: ThinkingLevel | None = None,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         key = api_key.get_secret_value() if isinstance(api_key, SecretStr) else api_key
@@ -100,6 +128,7 @@ class GeminiClient(Closeable):
         self.initial_backoff_s = initial_backoff_s
         self.max_backoff_s = max_backoff_s
         self.temperature = temperature
+        self.thinking_level = thinking_level
         self._sleep = sleep
         self._backoff = tenacity.wait_exponential_jitter(
             initial=initial_backoff_s, max=max_backoff_s, jitter=initial_backoff_s
@@ -124,6 +153,8 @@ class GeminiClient(Closeable):
             "model": settings.gemini_model,
             "base_url": settings.gemini_base_url,
             "timeout_s": settings.gemini_timeout_s,
+            "temperature": settings.gemini_temperature,
+            "thinking_level": settings.gemini_thinking_level,
             "max_total_s": max(60.0, 2 * settings.gemini_timeout_s),
         }
         values.update(overrides)
@@ -135,16 +166,27 @@ class GeminiClient(Closeable):
     def close(self) -> None:
         self._genai.close()
 
-    # -- the one external call ---------------------------------------------------------
+    # -- the external calls ------------------------------------------------------------
     def generate_json(self, role: Role, prompt: Prompt, schema: dict[str, Any]) -> str:
-        """The model's JSON text for ``prompt``, held to ``schema``.
+        """The model's JSON text for ``prompt`` (see ``generate``)."""
+        return self.generate(role, prompt, schema).text
 
-        Raises ``ModelTimeout``, ``ModelRateLimited``, ``ModelOutputError`` (blocked, empty,
-        tool call, no text) or ``ModelError``. The text itself is not validated here.
+    def generate(self, role: Role, prompt: Prompt, schema: dict[str, Any]) -> Reply:
+        """The model's JSON text for ``prompt``, held to ``schema``, and its token usage.
+
+        Raises ``ModelTimeout``, ``ModelRateLimited``, ``ModelAuthError``,
+        ``ModelOutputError`` (blocked, empty, tool call, no text; its ``usage`` says what
+        the broken reply cost) or ``ModelError``. The text itself is not validated here.
         """
+        thinking = (
+            types.ThinkingConfig(thinking_level=types.ThinkingLevel(self.thinking_level.upper()))
+            if self.thinking_level
+            else None
+        )
         config = types.GenerateContentConfig(
             system_instruction=prompt.system,
             temperature=self.temperature,
+            thinking_config=thinking,
             candidate_count=1,
             response_mime_type="application/json",
             response_json_schema=schema,
@@ -152,6 +194,42 @@ class GeminiClient(Closeable):
             automatic_function_calling=types.AutomaticFunctionCallingConfig(disable=True),
             automatic_continuation=False,
         )
+        response = self._with_retries(
+            role, lambda attempt, started: self._attempt(role, prompt, config, attempt, started)
+        )
+        usage = token_usage(response)
+        try:
+            return Reply(text=_candidate_text(response, role), usage=usage)
+        except ModelOutputError as e:
+            e.usage = usage
+            raise
+
+    def get_model(self) -> types.Model:
+        """The configured model as the service describes it (``models.get``): a cheap check
+        that the key works and the model exists. Raises like ``generate``."""
+
+        def lookup(attempt: int, started: float) -> types.Model:
+            t0 = time.perf_counter()
+            status = "error"
+            try:
+                model = self._genai.models.get(model=self.model)
+                status = "200"
+                return model
+            except genai_errors.APIError as e:
+                status = str(e.code)
+                raise
+            finally:
+                logger.info(
+                    "gemini models.get model=%s attempt=%d status=%s latency_ms=%.0f",
+                    self.model,
+                    attempt,
+                    status,
+                    (time.perf_counter() - t0) * 1000,
+                )
+
+        return self._with_retries("lookup", lookup)
+
+    def _with_retries(self, role: str, call: Callable[[int, float], T]) -> T:
         started = time.monotonic()
         retrying = tenacity.Retrying(
             stop=tenacity.stop_after_attempt(self.max_attempts)
@@ -166,7 +244,7 @@ class GeminiClient(Closeable):
             for attempt in retrying:
                 with attempt:
                     attempts = attempt.retry_state.attempt_number
-                    response = self._attempt(role, prompt, config, attempts, started)
+                    result = call(attempts, started)
         except genai_errors.APIError as e:
             raise self._api_error(e, role, attempts) from e
         except httpx2.TimeoutException as e:
@@ -180,7 +258,7 @@ class GeminiClient(Closeable):
             ) from e
         except (ValueError, RecursionError) as e:  # a body the SDK cannot read (or parse)
             raise ModelError(f"Gemini ({role}) sent a response that cannot be read") from e
-        return _candidate_text(response, role)
+        return result
 
     def _attempt(
         self,
@@ -196,12 +274,14 @@ class GeminiClient(Closeable):
             update={"http_options": types.HttpOptions(timeout=_ms(timeout_s))}
         )
         status = "error"
+        usage = ""
         t0 = time.perf_counter()
         try:
             response = self._genai.models.generate_content(
                 model=self.model, contents=prompt.user, config=per_call
             )
             status = "200"
+            usage = " " + token_usage(response).log_fields()
             return response
         except genai_errors.APIError as e:
             status = str(e.code)
@@ -214,12 +294,13 @@ class GeminiClient(Closeable):
             raise
         finally:
             logger.info(
-                "gemini call model=%s role=%s attempt=%d status=%s latency_ms=%.0f",
+                "gemini call model=%s role=%s attempt=%d status=%s latency_ms=%.0f%s",
                 self.model,
                 role,
                 attempt,
                 status,
                 (time.perf_counter() - t0) * 1000,
+                usage,
             )
 
     def _wait(self, state: tenacity.RetryCallState) -> float:
@@ -228,7 +309,7 @@ class GeminiClient(Closeable):
         hinted = server_retry_delay(error) if error is not None else None
         return hinted if hinted is not None else self._backoff(state)
 
-    def _api_error(self, e: genai_errors.APIError, role: Role, attempts: int) -> ModelError:
+    def _api_error(self, e: genai_errors.APIError, role: str, attempts: int) -> ModelError:
         what = f"Gemini ({role}) answered HTTP {e.code}"
         if e.status:
             what += f" {e.status}"
@@ -242,7 +323,9 @@ class GeminiClient(Closeable):
                 )
             return ModelRateLimited(f"{what}: still rate limited after {attempts} attempt(s)")
         if e.code in (401, 403) or _error_reason(e) == "API_KEY_INVALID":
-            return ModelError(f"{what}: the API key was refused — check GEMINI_API_KEY ({detail})")
+            return ModelAuthError(
+                f"{what}: the API key was refused — check GEMINI_API_KEY ({detail})"
+            )
         if e.code == 404:
             return ModelError(f"{what}: model {self.model!r} not found — check GEMINI_MODEL")
         if e.code >= 500:
@@ -259,12 +342,17 @@ class GeminiAnswerModel:
         self._schema = answer_json_schema()
 
     def answer(self, request: AnswerRequest) -> Answer:
-        text = self.client.generate_json("answer", request.prompt, self._schema)
         try:
-            return parse_answer(text)
+            reply = self.client.generate("answer", request.prompt, self._schema)
+        except ModelOutputError as e:
+            request.trace.usage = e.usage
+            raise
+        request.trace.usage = reply.usage
+        try:
+            return parse_answer(reply.text)
         except AnswerParseError as e:
             raise ModelOutputError(
-                f"Gemini answer broke the claim contract: {e}", text[:RAW_LIMIT]
+                f"Gemini answer broke the claim contract: {e}", reply.text[:RAW_LIMIT]
             ) from e
 
 
@@ -321,6 +409,20 @@ def _parse_retry_after(value: str) -> float | None:
     if when.tzinfo is None:
         when = when.replace(tzinfo=UTC)
     return max(0.0, (when - datetime.now(UTC)).total_seconds())
+
+
+def token_usage(response: types.GenerateContentResponse) -> TokenUsage:
+    """``usage_metadata`` as ``TokenUsage`` (zeros for what the service left out)."""
+    meta = response.usage_metadata
+    if meta is None:
+        return TokenUsage()
+    return TokenUsage(
+        prompt=meta.prompt_token_count or 0,
+        cached=meta.cached_content_token_count or 0,
+        output=meta.candidates_token_count or 0,
+        thinking=meta.thoughts_token_count or 0,
+        total=meta.total_token_count or 0,
+    )
 
 
 def _retryable(error: BaseException) -> bool:

@@ -32,10 +32,10 @@ from prism_slack.ports import (
     ModelCall,
     ReportStore,
     StateStore,
+    call_answer_model,
 )
 from prism_slack.reports.model import Report
-from prism_slack.settings import JudgeMode
-from prism_slack.verdict import Method, answer_label
+from prism_slack.verdict import JudgeMode, Method, answer_label
 from prism_slack.verify import verify_answer
 
 logger = logging.getLogger(__name__)
@@ -59,10 +59,9 @@ class TurnDeps:
     reports: ReportStore
     state: StateStore
     model: AnswerModel
+    """The answer model; a ``FallbackModel`` when Gemini has the offline answerer behind it."""
     judge: Judge | None = None
     judge_mode: JudgeMode = "auto"
-    fallback: AnswerModel | None = None
-    """Answers when ``model`` fails outright (the offline answerer behind Gemini)."""
     playbook_text: str = ""
     """The coaching playbook as given to the model."""
     vocabulary: frozenset[str] = frozenset()
@@ -135,10 +134,11 @@ def _answer_turn(
 ) -> TurnResult:
     with timer.stage("inject"):
         prompt = answer_prompt(text, report, history, deps.playbook_text)
-    calls: list[ModelCall] = []
     with timer.stage("answer"):
         request = AnswerRequest(question=text, report=report, prompt=prompt, history=history)
-        answer, model_name, fallback_note = _ask(deps, request, calls)
+        answer = _ask(deps.model, request)
+    calls: list[ModelCall] = list(request.trace.calls)
+    model_name = request.trace.answered_by or deps.model.name
     header = base.model_copy(
         update={
             "report": report.slug,
@@ -168,8 +168,8 @@ def _answer_turn(
         )
         _save(deps, where, audit, None)
         return _reply(header, Outcome.FAILED, message, audit=audit, calls=calls, timer=timer)
-    if fallback_note:
-        notices.append(fallback_note)
+    if request.trace.notice:
+        notices.append(request.trace.notice)
     with timer.stage("verify"):
         verdicts = verify_answer(answer, report, allowed=deps.vocabulary)
     with timer.stage("judge"):
@@ -260,47 +260,13 @@ def _known(where: Conversation, deps: TurnDeps, limit: int = 6) -> list[str]:
     return [r.company.name for r in deps.reports.all() if _usable(r, where, deps)][:limit]
 
 
-def _ask(
-    deps: TurnDeps, request: AnswerRequest, calls: list[ModelCall]
-) -> tuple[Answer | None, str, str | None]:
-    """Ask the model; on failure ask the fallback. Returns (answer, model name, notice)."""
+def _ask(model: AnswerModel, request: AnswerRequest) -> Answer | None:
+    """The model's answer, or ``None`` when it failed (the reply then says so)."""
     try:
-        return _call(deps.model, request, calls), deps.model.name, None
+        return call_answer_model(model, request)
     except ModelError as e:
-        logger.warning("answer model %s failed: %s", deps.model.name, type(e).__name__)
-        if deps.fallback is None:
-            return None, deps.model.name, None
-        note = (
-            f"The {deps.model.name} model was unavailable ({e.__class__.__name__}); "
-            "this answer comes from the offline facts-only answerer."
-        )
-    try:
-        return _call(deps.fallback, request, calls), deps.fallback.name, note
-    except ModelError:
-        logger.exception("fallback model %s failed", deps.fallback.name)
-        return None, deps.fallback.name, None
-
-
-def _call(model: AnswerModel, request: AnswerRequest, calls: list[ModelCall]) -> Answer:
-    started = time.perf_counter()
-    try:
-        answer = model.answer(request)
-    except ModelError as e:
-        latency = (time.perf_counter() - started) * 1000
-        calls.append(
-            ModelCall(role="answer", model=model.name, ok=False, latency_ms=latency, error=str(e))
-        )
-        logger.info("answer call model=%s ok=False latency_ms=%.1f", model.name, latency)
-        raise
-    latency = (time.perf_counter() - started) * 1000
-    calls.append(ModelCall(role="answer", model=model.name, ok=True, latency_ms=latency))
-    logger.info(
-        "answer call model=%s ok=True claims=%d latency_ms=%.1f",
-        model.name,
-        len(answer.claims),
-        latency,
-    )
-    return answer
+        logger.warning("answer model %s failed: %s", model.name, type(e).__name__)
+        return None
 
 
 def _save(

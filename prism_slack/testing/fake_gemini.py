@@ -4,6 +4,14 @@
 google-genai client talks to through ``HttpOptions(base_url=fake.base_url)``. It answers
 ``POST /{api_version}/models/{model}:generateContent`` from a scripted queue, falling back
 to a default responder, and records every request (headers minus the API key).
+``GET /{api_version}/models/{model}`` describes the model (``models.get``), or answers 404
+for a model not in ``models``.
+
+A 200 with candidates and no ``usageMetadata`` of its own gets one the way the service
+computes it, from the request: prompt and output tokens estimated at four characters a
+token, and ``cachedContentTokenCount`` for the longest prompt prefix an earlier request to
+the same model shared (the service's implicit prefix cache), when that prefix reaches
+``cache_min_tokens``.
 
     with FakeGemini() as fake:
         fake.answer({"claims": []})
@@ -24,7 +32,7 @@ import socket
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from http.server import BaseHTTPRequestHandler
 from typing import Any, Literal
@@ -35,6 +43,11 @@ from prism_slack.testing.http import BackgroundHTTPServer
 
 API_KEY_HEADER = "x-goog-api-key"
 _PATH = re.compile(r"^/(?P<version>[^/]+)/models/(?P<model>[^/:]+):generateContent$")
+_MODEL_PATH = re.compile(r"^/(?P<version>[^/]+)/models/(?P<model>[^/:]+)$")
+CHARS_PER_TOKEN = 4
+CACHE_MIN_TOKENS = 1024
+"""The smallest prefix the fake counts as cached (Google documents a minimum size for
+implicit caching; 1,024 tokens for Flash models)."""
 _STATUS_NAMES = {
     400: "INVALID_ARGUMENT",
     401: "UNAUTHENTICATED",
@@ -46,6 +59,17 @@ _STATUS_NAMES = {
     504: "DEADLINE_EXCEEDED",
 }
 RETRY_INFO_TYPE = "type.googleapis.com/google.rpc.RetryInfo"
+API_KEY_INVALID = {
+    "error": {
+        "code": 400,
+        "message": "API key not valid. Please pass a valid API key.",
+        "status": "INVALID_ARGUMENT",
+        "details": [
+            {"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "API_KEY_INVALID"}
+        ],
+    }
+}
+"""What the service answers to a key it does not know (HTTP 400, not 401)."""
 
 
 @dataclass(frozen=True)
@@ -89,7 +113,6 @@ class FakeResponse:
                     "index": 0,
                 }
             ],
-            "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5},
             "modelVersion": "fake",
         }
         return cls(body=body, delay_s=delay_s)
@@ -158,7 +181,20 @@ class FakeGemini(Closeable):
     """Fake Gemini API server, serving from the start. Scripted steps are consumed in order,
     then ``default``. ``close()`` (or the end of a ``with``) stops it."""
 
-    def __init__(self, default: Responder | FakeResponse | None = None) -> None:
+    def __init__(
+        self,
+        default: Responder | FakeResponse | None = None,
+        *,
+        api_key: str | None = None,
+        models: Iterable[str] | None = None,
+        cache_min_tokens: int = CACHE_MIN_TOKENS,
+    ) -> None:
+        self.api_key = api_key
+        """The one key accepted (``None``: any); another gets 400 ``API_KEY_INVALID``."""
+        self.models = set(models) if models is not None else None
+        """Models ``GET models/{model}`` knows (``None``: every one)."""
+        self.cache_min_tokens = cache_min_tokens
+        self._prompts: dict[str, list[str]] = {}
         self._lock = threading.Lock()
         self._queue: deque[FakeResponse | _Pause] = deque()
         self._requests: list[RecordedRequest] = []
@@ -246,13 +282,89 @@ class FakeGemini(Closeable):
                 scripted = step
                 break
         response = scripted if scripted is not None else self.default(request)
+        response = self._with_usage(request, response)
         return response.with_delay(response.delay_s + pause)
+
+    def _with_usage(self, request: RecordedRequest, response: FakeResponse) -> FakeResponse:
+        body = response.body
+        if response.status != 200 or not isinstance(body, dict) or "usageMetadata" in body:
+            return response
+        candidates = body.get("candidates")
+        if not isinstance(candidates, list) or not candidates:
+            return response
+        prompt = prompt_text(request.body)
+        with self._lock:
+            earlier = self._prompts.setdefault(request.model or "", [])
+            shared = max((shared_prefix_chars(prompt, p) for p in earlier), default=0)
+            earlier.append(prompt)
+        whole = shared // CHARS_PER_TOKEN  # only whole tokens of the prefix are shared
+        cached = whole if whole >= self.cache_min_tokens else 0
+        prompt_tokens = _tokens_of(len(prompt))
+        output = _tokens_of(len(_candidate_text(candidates[0])))
+        usage: dict[str, int] = {
+            "promptTokenCount": prompt_tokens,
+            "candidatesTokenCount": output,
+            "totalTokenCount": prompt_tokens + output,
+        }
+        if cached:
+            usage["cachedContentTokenCount"] = cached
+        return replace(response, body={**body, "usageMetadata": usage})
+
+    def _key_accepted(self, key: str) -> bool:
+        return self.api_key is None or key == self.api_key
+
+    def _describe(self, version: str, model: str) -> FakeResponse:
+        if self.models is not None and model not in self.models:
+            return FakeResponse.error(404, message=f"models/{model} is not found for {version}")
+        return FakeResponse(
+            body={
+                "name": f"models/{model}",
+                "displayName": model,
+                "inputTokenLimit": 1_048_576,
+                "outputTokenLimit": 65_536,
+                "supportedGenerationMethods": ["generateContent", "countTokens"],
+                "thinking": True,
+            }
+        )
 
     def _sleep(self, seconds: float) -> bool:
         """Sleep unless the fake is closing; True when it should still answer."""
         if seconds > 0:
             self._closing.wait(seconds)
         return not self._closing.is_set()
+
+
+def prompt_text(body: Any) -> str:
+    """The text a ``generateContent`` body sends: system instruction, then the contents."""
+    if not isinstance(body, dict):
+        return ""
+    parts: list[Any] = []
+    system = body.get("systemInstruction")
+    if isinstance(system, dict):
+        parts += system.get("parts") or []
+    for content in body.get("contents") or []:
+        if isinstance(content, dict):
+            parts += content.get("parts") or []
+    return "".join(str(p.get("text", "")) for p in parts if isinstance(p, dict))
+
+
+def _candidate_text(candidate: Any) -> str:
+    content = candidate.get("content") if isinstance(candidate, dict) else None
+    parts = content.get("parts") if isinstance(content, dict) else None
+    return "".join(str(p.get("text", "")) for p in parts or [] if isinstance(p, dict))
+
+
+def shared_prefix_chars(a: str, b: str) -> int:
+    """How many leading characters ``a`` and ``b`` have in common."""
+    n = min(len(a), len(b))
+    i = 0
+    while i < n and a[i] == b[i]:
+        i += 1
+    return i
+
+
+def _tokens_of(chars: int) -> int:
+    return -(-chars // CHARS_PER_TOKEN)
 
 
 def _as_responder(default: Responder | FakeResponse) -> Responder:
@@ -313,6 +425,32 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:  # quiet: tests read logs
         pass
 
+    def do_GET(self) -> None:
+        fake = self.server.fake
+        path = urlsplit(self.path).path
+        match = _MODEL_PATH.match(path)
+        headers = {k.lower(): v for k, v in self.headers.items()}
+        headers_key = headers.pop(API_KEY_HEADER, "")
+        api_key_sent = bool(headers_key)
+        request = RecordedRequest(
+            method="GET",
+            path=path,
+            api_version=match["version"] if match else None,
+            model=match["model"] if match else None,
+            headers=headers,
+            body=None,
+            api_key_sent=api_key_sent,
+            received_at=time.monotonic(),
+        )
+        with fake._lock:
+            fake._requests.append(request)
+        if not fake._key_accepted(headers_key):
+            self._send(FakeResponse.error(400, body=API_KEY_INVALID))
+        elif match is None:
+            self._send(FakeResponse.error(404, message=f"no such endpoint: {path}"))
+        else:
+            self._send(fake._describe(match["version"], match["model"]))
+
     def do_POST(self) -> None:
         fake = self.server.fake
         length = int(self.headers.get("Content-Length") or 0)
@@ -324,7 +462,8 @@ class _Handler(BaseHTTPRequestHandler):
         path = urlsplit(self.path).path
         match = _PATH.match(path)
         headers = {k.lower(): v for k, v in self.headers.items()}
-        api_key_sent = bool(headers.pop(API_KEY_HEADER, ""))
+        headers_key = headers.pop(API_KEY_HEADER, "")
+        api_key_sent = bool(headers_key)
         request = RecordedRequest(
             method="POST",
             path=path,
@@ -339,6 +478,11 @@ class _Handler(BaseHTTPRequestHandler):
             with fake._lock:
                 fake._requests.append(request)
             self._send(FakeResponse.error(404, message=f"no such endpoint: {path}"))
+            return
+        if not fake._key_accepted(headers_key):
+            with fake._lock:
+                fake._requests.append(request)
+            self._send(FakeResponse.error(400, body=API_KEY_INVALID))
             return
         response = fake._record(request)
         if fake._sleep(response.delay_s):
