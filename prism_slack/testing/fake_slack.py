@@ -116,7 +116,11 @@ class FakeSlack(HTTPService):
         bot_user_id: str = "UPRISMBOT",
         bot_id: str = "BPRISM",
         socket_url: str | None = None,
+        scopes: list[str] | None = None,
     ) -> None:
+        self.scopes = scopes
+        """What ``auth.test`` reports in its ``x-oauth-scopes`` header (``None``: no header),
+        as Slack reports the scopes a token was granted."""
         self.bot_token = bot_token
         self.app_token = app_token
         self.team_id = team_id
@@ -243,7 +247,10 @@ class FakeSlack(HTTPService):
         except _ApiError as e:
             return self._error(method, params, e.error, path)
         self._record(method, params, 200, None, path)
-        return 200, {"ok": True, **body}, {}
+        headers = {}
+        if method == "auth.test" and self.scopes is not None:
+            headers["x-oauth-scopes"] = ",".join(self.scopes)
+        return 200, {"ok": True, **body}, headers
 
     def _error(
         self, method: str, params: dict[str, Any], error: str, path: str

@@ -1,0 +1,38 @@
+"""`prism doctor`: check Slack, Redis, the reports, Gemini and the judge mode, one line each.
+
+Run it after setting the environment: every line is ✓ or ✗, a ✗ says what to fix, and
+the exit status is 1 when any line is ✗ (0 otherwise).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from prism_slack.doctor import MANIFEST, run_checks
+from prism_slack.settings import Settings
+
+EXIT_OK = 0
+EXIT_BROKEN = 1
+
+
+def register(sub: Any) -> None:
+    parser: argparse.ArgumentParser = sub.add_parser(
+        "doctor", help="check every dependency; exit 1 if anything is broken", description=__doc__
+    )
+    parser.add_argument(
+        "--manifest",
+        type=Path,
+        default=MANIFEST,
+        metavar="FILE",
+        help="the Slack app manifest whose scopes the token must have (default: manifest.yml)",
+    )
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace, settings: Settings) -> int:
+    findings = run_checks(settings, manifest=args.manifest)
+    for finding in findings:
+        print(finding.line(), flush=True)
+    return EXIT_OK if all(f.ok for f in findings) else EXIT_BROKEN
