@@ -6,7 +6,11 @@ Prints, in one run:
    audit and history writes to the in-memory store);
 2. model calls per turn (answer + judge) over a mix of clean and fabricated scripted answers,
    under PRISM_JUDGE=auto and =always;
-3. the size of the injected report: compact ``path = value`` listing vs raw JSON.
+3. the size of the injected report: compact ``path = value`` listing vs raw JSON;
+4. tokens per turn over a conversation on one report, through the real Gemini adapter and
+   the fake Gemini server (whose ``usage_metadata`` counts 4 characters a token and a
+   prefix shared with an earlier prompt as cached, as the service's implicit cache does),
+   and the share of each prompt that is a byte-identical prefix of the turn before.
 
 Usage: python bench/turn_bench.py [--turns N]
 """
@@ -15,17 +19,26 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 from prism_slack.claims import Answer, Claim
+from prism_slack.llm.gemini import GeminiAnswerModel, GeminiClient
+from prism_slack.llm.playbook import load_playbook
 from prism_slack.llm.scripted import ScriptedJudge, ScriptedModel
 from prism_slack.pipeline.inject import report_listing
 from prism_slack.pipeline.turn import TurnDeps, run_turn
-from prism_slack.ports import Conversation, JudgeVerdict
+from prism_slack.ports import Conversation, JudgeVerdict, TokenUsage
 from prism_slack.reports.store import FileReportStore
 from prism_slack.state.redis_store import memory_store
+from prism_slack.testing.fake_gemini import (
+    FakeGemini,
+    FakeResponse,
+    prompt_text,
+    shared_prefix_chars,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 REPORTS = FileReportStore(ROOT / "reports")
@@ -105,6 +118,47 @@ def calls_per_turn(mode: str, answers: list[Answer]) -> float:
     return calls / len(answers)
 
 
+QUESTIONS = [
+    "What do they use for search?",
+    "And their CRM?",
+    "What's their revenue and how did it move?",
+    "Who should I talk to first?",
+    "How should I open the call?",
+]
+
+
+def tokens_per_turn(turns: int) -> tuple[list[TokenUsage], list[float], list[str]]:
+    """Usage of each answer call over one conversation, each prompt's shared-prefix share
+    with the previous one, and the prompts (for an offline token count)."""
+    reply = FakeResponse.answer({"claims": [c.model_dump() for c in CLEAN[:3]]})
+    playbook = load_playbook()
+    usages: list[TokenUsage] = []
+    shares: list[float] = []
+    prompts: list[str] = []
+    with (
+        FakeGemini(default=reply) as fake,
+        GeminiClient(api_key="bench", model="bench", base_url=fake.base_url) as client,
+    ):
+        deps = TurnDeps(
+            reports=REPORTS,
+            state=memory_store(),
+            model=GeminiAnswerModel(client),
+            playbook_text=playbook.render(),
+            vocabulary=playbook.vocabulary(),
+        )
+        where = Conversation(team="T", channel="C", thread="cost")
+        for i in range(turns):
+            result = run_turn(QUESTIONS[i % len(QUESTIONS)], where, deps, report=SLUG)
+            [call] = [c for c in result.model_calls if c.role == "answer"]
+            assert call.usage is not None, "the fake reports usage_metadata"
+            usages.append(call.usage)
+            prompt = prompt_text(fake.requests[-1].body)
+            if prompts:
+                shares.append(shared_prefix_chars(prompts[-1], prompt) / len(prompt))
+            prompts.append(prompt)
+    return usages, shares, prompts
+
+
 def token_counter() -> Callable[[str], int] | None:
     """cl100k_base token counts when the ``bench`` extra is installed (a proxy for Gemini)."""
     try:
@@ -151,6 +205,27 @@ def main() -> None:
             line += f"; cl100k tokens {listed:,} vs {dumped:,} = {listed / dumped:.2f}x"
         print(line)
     print("  (target: listing at most 0.7x raw JSON)")
+
+    usages, shares, prompts = tokens_per_turn(10)
+
+    def median(values: list[int]) -> float:
+        return statistics.median(values)
+
+    print(
+        f"tokens per turn, {SLUG}, a 10-turn conversation (fake Gemini, 4 chars/token): "
+        f"prompt median {median([u.prompt for u in usages]):,.0f}, cached median "
+        f"{median([u.cached for u in usages]):,.0f} "
+        f"({median([u.cached for u in usages]) / median([u.prompt for u in usages]):.0%}), "
+        f"output median {median([u.output for u in usages]):,.0f}, first turn cached "
+        f"{usages[0].cached}"
+    )
+    if count is not None:
+        counted = [count(p) for p in prompts]
+        print(f"  cl100k tokens per prompt: median {median(counted):,.0f}")
+    print(
+        f"shared prefix with the previous turn's prompt: median {statistics.median(shares):.1%}"
+        f" (min {min(shares):.1%}); everything before the conversation history is identical"
+    )
 
 
 if __name__ == "__main__":
