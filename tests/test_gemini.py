@@ -35,7 +35,7 @@ from prism_slack.ports import (
 )
 from prism_slack.reports.model import build_report
 from prism_slack.settings import Settings
-from prism_slack.testing.fake_gemini import FakeGemini, FakeResponse
+from prism_slack.testing.fake_gemini import API_KEY_INVALID, FakeGemini, FakeResponse
 
 KEY = "AIzaFAKE-test-key-0123456789"
 MODEL = "gemini-test-flash"
@@ -464,16 +464,6 @@ def test_invalid_judge_output_is_a_model_output_error(
 
 
 # -- client errors are not retried --------------------------------------------------------
-API_KEY_INVALID = {
-    "error": {
-        "code": 400,
-        "message": "API key not valid. Please pass a valid API key.",
-        "status": "INVALID_ARGUMENT",
-        "details": [
-            {"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "API_KEY_INVALID"}
-        ],
-    }
-}
 
 
 @pytest.mark.parametrize(

@@ -25,7 +25,8 @@ import email.utils
 import logging
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal, TypeVar
@@ -208,24 +209,9 @@ class GeminiClient(Closeable):
         """The configured model as the service describes it (``models.get``): a cheap check
         that the key works and the model exists. Raises like ``generate``."""
 
-        def lookup(attempt: int, started: float) -> types.Model:
-            t0 = time.perf_counter()
-            status = "error"
-            try:
-                model = self._genai.models.get(model=self.model)
-                status = "200"
-                return model
-            except genai_errors.APIError as e:
-                status = str(e.code)
-                raise
-            finally:
-                logger.info(
-                    "gemini models.get model=%s attempt=%d status=%s latency_ms=%.0f",
-                    self.model,
-                    attempt,
-                    status,
-                    (time.perf_counter() - t0) * 1000,
-                )
+        def lookup(attempt: int, _started: float) -> types.Model:
+            with self._logged("lookup", attempt):
+                return self._genai.models.get(model=self.model)
 
         return self._with_retries("lookup", lookup)
 
@@ -273,16 +259,23 @@ class GeminiClient(Closeable):
         per_call = config.model_copy(
             update={"http_options": types.HttpOptions(timeout=_ms(timeout_s))}
         )
-        status = "error"
-        usage = ""
-        t0 = time.perf_counter()
-        try:
+        with self._logged(role, attempt) as tokens:
             response = self._genai.models.generate_content(
                 model=self.model, contents=prompt.user, config=per_call
             )
+            tokens.append(token_usage(response).log_fields())
+        return response
+
+    @contextmanager
+    def _logged(self, role: str, attempt: int) -> Iterator[list[str]]:
+        """One INFO line per HTTP call: model, role, attempt, status, latency and, when the
+        caller appends them, its tokens. Never the prompt, the reply or the key."""
+        tokens: list[str] = []
+        status = "error"
+        t0 = time.perf_counter()
+        try:
+            yield tokens
             status = "200"
-            usage = " " + token_usage(response).log_fields()
-            return response
         except genai_errors.APIError as e:
             status = str(e.code)
             raise
@@ -300,7 +293,7 @@ class GeminiClient(Closeable):
                 attempt,
                 status,
                 (time.perf_counter() - t0) * 1000,
-                usage,
+                "".join(f" {t}" for t in tokens),
             )
 
     def _wait(self, state: tenacity.RetryCallState) -> float:

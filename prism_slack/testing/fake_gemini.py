@@ -310,6 +310,10 @@ class FakeGemini(Closeable):
             usage["cachedContentTokenCount"] = cached
         return replace(response, body={**body, "usageMetadata": usage})
 
+    def _keep(self, request: RecordedRequest) -> None:
+        with self._lock:
+            self._requests.append(request)
+
     def _key_accepted(self, key: str) -> bool:
         return self.api_key is None or key == self.api_key
 
@@ -427,27 +431,12 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         fake = self.server.fake
-        path = urlsplit(self.path).path
-        match = _MODEL_PATH.match(path)
-        headers = {k.lower(): v for k, v in self.headers.items()}
-        headers_key = headers.pop(API_KEY_HEADER, "")
-        api_key_sent = bool(headers_key)
-        request = RecordedRequest(
-            method="GET",
-            path=path,
-            api_version=match["version"] if match else None,
-            model=match["model"] if match else None,
-            headers=headers,
-            body=None,
-            api_key_sent=api_key_sent,
-            received_at=time.monotonic(),
-        )
-        with fake._lock:
-            fake._requests.append(request)
-        if not fake._key_accepted(headers_key):
+        request, match, key = self._request("GET", _MODEL_PATH, None)
+        fake._keep(request)
+        if not fake._key_accepted(key):
             self._send(FakeResponse.error(400, body=API_KEY_INVALID))
         elif match is None:
-            self._send(FakeResponse.error(404, message=f"no such endpoint: {path}"))
+            self._send(FakeResponse.error(404, message=f"no such endpoint: {request.path}"))
         else:
             self._send(fake._describe(match["version"], match["model"]))
 
@@ -459,29 +448,13 @@ class _Handler(BaseHTTPRequestHandler):
             body: Any = json.loads(raw) if raw else None
         except json.JSONDecodeError:
             body = raw.decode("utf-8", "replace")
-        path = urlsplit(self.path).path
-        match = _PATH.match(path)
-        headers = {k.lower(): v for k, v in self.headers.items()}
-        headers_key = headers.pop(API_KEY_HEADER, "")
-        api_key_sent = bool(headers_key)
-        request = RecordedRequest(
-            method="POST",
-            path=path,
-            api_version=match["version"] if match else None,
-            model=match["model"] if match else None,
-            headers=headers,
-            body=body,
-            api_key_sent=api_key_sent,
-            received_at=time.monotonic(),
-        )
+        request, match, key = self._request("POST", _PATH, body)
         if match is None:
-            with fake._lock:
-                fake._requests.append(request)
-            self._send(FakeResponse.error(404, message=f"no such endpoint: {path}"))
+            fake._keep(request)
+            self._send(FakeResponse.error(404, message=f"no such endpoint: {request.path}"))
             return
-        if not fake._key_accepted(headers_key):
-            with fake._lock:
-                fake._requests.append(request)
+        if not fake._key_accepted(key):
+            fake._keep(request)
             self._send(FakeResponse.error(400, body=API_KEY_INVALID))
             return
         response = fake._record(request)
@@ -489,6 +462,26 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(response)
         else:
             self.close_connection = True
+
+    def _request(
+        self, method: str, pattern: re.Pattern[str], body: Any
+    ) -> tuple[RecordedRequest, re.Match[str] | None, str]:
+        """The request as recorded (headers without the key), its path match, and the key."""
+        path = urlsplit(self.path).path
+        match = pattern.match(path)
+        headers = {k.lower(): v for k, v in self.headers.items()}
+        key = headers.pop(API_KEY_HEADER, "")
+        request = RecordedRequest(
+            method=method,
+            path=path,
+            api_version=match["version"] if match else None,
+            model=match["model"] if match else None,
+            headers=headers,
+            body=body,
+            api_key_sent=bool(key),
+            received_at=time.monotonic(),
+        )
+        return request, match, key
 
     def _send(self, response: FakeResponse) -> None:
         if response.raw:
