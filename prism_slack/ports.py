@@ -4,17 +4,13 @@
 - ``StateStore``: bindings, history, event claims, locks and turn queues, audit, feedback
   (``state/redis_store.py``; the embedded default runs it on an in-memory Redis).
 - ``AnswerModel``: question + injected report → claim-contract ``Answer``
-  (``llm/offline.py``, ``llm/scripted.py``, ``llm/gemini.py``, and ``llm/fallback.py``,
-  which is a model made of two). ``call_answer_model`` is how every caller asks one: it
-  records the call, with the token usage the model reported, in the request's trace.
+  (``llm/offline.py``, ``llm/scripted.py``, ``llm/gemini.py``).
 - ``Judge``: one claim + only its cited values → ``JudgeVerdict``.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import logging
-import time
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
@@ -22,12 +18,9 @@ from typing import Literal, Protocol
 from pydantic import BaseModel, ConfigDict
 
 from prism_slack.claims import Answer, Claim
-from prism_slack.errors import ModelError
 from prism_slack.evidence import Leaf
 from prism_slack.reports.model import Report
 from prism_slack.verdict import ClaimVerdict, Label, Method
-
-_logger = logging.getLogger(__name__)
 
 
 class Conversation(BaseModel):
@@ -207,7 +200,7 @@ class Prompt:
 class AnswerTrace:
     """What answering one request took, filled in as it happens (one per request).
 
-    ``call_answer_model`` appends a ``ModelCall`` for every model asked; a model that
+    ``calls.call_answer_model`` appends a ``ModelCall`` for every model asked; a model that
     knows its cost sets ``usage`` before it returns or raises; a model made of others
     (``FallbackModel``) says which one answered and what the rep should be told.
     """
@@ -233,58 +226,6 @@ class AnswerModel(Protocol):
     def answer(self, request: AnswerRequest) -> Answer:
         """Raises ``ModelError`` (or a subclass) when no contract answer can be had."""
         ...
-
-
-def call_answer_model(model: AnswerModel, request: AnswerRequest) -> Answer:
-    """Ask ``model``, recording the call (latency, outcome, token usage) in ``request.trace``.
-
-    A model that records calls of its own (one made of others) is not recorded again.
-    One log line per call, with ids, latency and tokens, never text.
-    """
-    trace = request.trace
-    before = len(trace.calls)
-    trace.usage = None
-    started = time.perf_counter()
-    try:
-        answer = model.answer(request)
-    except ModelError as e:
-        if len(trace.calls) == before:
-            _record(trace, model.name, started, error=str(e))
-        raise
-    if len(trace.calls) == before:
-        _record(trace, model.name, started, claims=len(answer.claims))
-    trace.answered_by = trace.answered_by or model.name
-    return answer
-
-
-def _record(
-    trace: AnswerTrace,
-    name: str,
-    started: float,
-    *,
-    error: str | None = None,
-    claims: int | None = None,
-) -> None:
-    latency = (time.perf_counter() - started) * 1000
-    usage, trace.usage = trace.usage, None
-    trace.calls.append(
-        ModelCall(
-            role="answer",
-            model=name,
-            ok=error is None,
-            latency_ms=latency,
-            error=error,
-            usage=usage,
-        )
-    )
-    _logger.info(
-        "answer call model=%s ok=%s claims=%s latency_ms=%.1f%s",
-        name,
-        error is None,
-        "-" if claims is None else claims,
-        latency,
-        f" {usage.log_fields()}" if usage is not None else "",
-    )
 
 
 class JudgeVerdict(BaseModel):

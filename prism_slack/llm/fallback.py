@@ -14,9 +14,10 @@ from __future__ import annotations
 import logging
 import threading
 
+from prism_slack.calls import call_answer_model
 from prism_slack.claims import Answer
 from prism_slack.errors import ModelAuthError, ModelError
-from prism_slack.ports import AnswerModel, AnswerRequest, call_answer_model
+from prism_slack.ports import AnswerModel, AnswerRequest
 
 logger = logging.getLogger(__name__)
 

@@ -19,7 +19,8 @@ from prism_slack.evidence import Leaf
 from prism_slack.pipeline.inject import judge_prompt
 from prism_slack.ports import Judge, JudgeRequest, JudgeVerdict, ModelCall, WithheldClaim
 from prism_slack.reports.model import Report
-from prism_slack.verdict import ClaimVerdict, JudgeMode
+from prism_slack.settings import JudgeMode
+from prism_slack.verdict import ClaimVerdict
 from prism_slack.verify import promote, undecided, verify_claim
 
 logger = logging.getLogger(__name__)

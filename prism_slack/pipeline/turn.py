@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from prism_slack.calls import call_answer_model
 from prism_slack.claims import Answer
 from prism_slack.errors import ModelError, StoreUnavailable, UnknownReportError
 from prism_slack.pipeline.binding import possessive
@@ -32,7 +33,6 @@ from prism_slack.ports import (
     ModelCall,
     ReportStore,
     StateStore,
-    call_answer_model,
 )
 from prism_slack.reports.model import Report
 from prism_slack.verdict import JudgeMode, Method, answer_label
