@@ -6,7 +6,10 @@ surfaces only ever catch ``PrismError`` subclasses.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from prism_slack.ports import TokenUsage
 
 
 class PrismError(Exception):
@@ -63,8 +66,8 @@ class ModelOutputError(ModelError):
 
     def __init__(self, message: str, raw: str = "") -> None:
         self.raw = raw
-        self.usage: Any = None
-        """What the broken reply cost (a ``ports.TokenUsage``), when the service said."""
+        self.usage: TokenUsage | None = None
+        """What the broken reply cost, when the service said."""
         super().__init__(message)
 
 
