@@ -528,7 +528,12 @@ def test_from_settings_builds_a_client_and_requires_a_key(fake: FakeGemini) -> N
     fake.answer(GOOD)
     with GeminiClient.from_settings(settings, initial_backoff_s=0.01) as client:
         assert client.model == MODEL
+        assert (client.temperature, client.thinking_level) == (None, None)
         assert GeminiAnswerModel(client).answer(REQUEST) == Answer.model_validate(GOOD)
+
+    tuned = settings.model_copy(update={"gemini_temperature": 1.0, "gemini_thinking_level": "low"})
+    with GeminiClient.from_settings(tuned) as client:
+        assert (client.temperature, client.thinking_level) == (1.0, "low")
 
     with pytest.raises(ConfigError, match="GEMINI_API_KEY"):
         GeminiClient.from_settings(Settings(gemini_api_key=None))
