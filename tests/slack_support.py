@@ -28,6 +28,7 @@ from prism_slack.lifecycle import Closeable
 from prism_slack.llm.scripted import AnswerStep, ScriptedModel
 from prism_slack.pipeline.turn import TurnDeps
 from prism_slack.ports import AnswerModel, AnswerRequest
+from prism_slack.render.blocks import FEEDBACK_BLOCK_ID
 from prism_slack.reports.store import FileReportStore
 from prism_slack.settings import Settings
 from prism_slack.slack import texts
@@ -209,6 +210,19 @@ class SlackHarness(Closeable):
 
 def _placeholder(message: FakeMessage) -> bool:
     return message.text == texts.PLACEHOLDER
+
+
+def feedback_values(blocks: list[dict[str, Any]]) -> dict[str, str]:
+    """The values of an answer's feedback buttons: ``{"up": "up:<turn>", "down": …}``."""
+    [block] = [b for b in blocks if b.get("block_id") == FEEDBACK_BLOCK_ID]
+    [buttons] = block["elements"]
+    assert (block["type"], buttons["type"]) == ("context_actions", "feedback_buttons")
+    return {"up": buttons["positive_button"]["value"], "down": buttons["negative_button"]["value"]}
+
+
+def turn_id_of(message: FakeMessage) -> str:
+    """The turn id an answer's feedback buttons carry."""
+    return feedback_values(message.blocks)["up"].partition(":")[2]
 
 
 def all_text(message: FakeMessage | dict[str, Any]) -> str:
