@@ -30,7 +30,7 @@ from prism_slack.pipeline.turn import TurnDeps
 from prism_slack.ports import AnswerModel, AnswerRequest
 from prism_slack.render.blocks import FEEDBACK_BLOCK_ID
 from prism_slack.reports.store import FileReportStore
-from prism_slack.settings import Settings
+from prism_slack.settings import GuestMode, Settings, SharedChannelMode
 from prism_slack.slack import texts
 from prism_slack.slack.app import SlackOptions, build_app
 from prism_slack.slack.server import build_wsgi_app
@@ -120,6 +120,8 @@ class SlackHarness(Closeable):
         listener_threads: int = 8,
         allowed_teams: list[str] | None = None,
         reports_dir: Path = REPORTS_DIR,
+        shared_channels: SharedChannelMode = "dm",
+        guests: GuestMode = "none",
     ) -> None:
         self._own_fake = fake is None
         self.fake = fake or FakeSlack(team_id=unique("T")).start()
@@ -132,6 +134,8 @@ class SlackHarness(Closeable):
             redis_url=SecretStr(redis_url),
             prism_reports_dir=reports_dir,
             prism_allowed_teams=allowed_teams or [],
+            prism_shared_channels=shared_channels,
+            prism_guests=guests,
         )
         self.state: RedisStateStore = open_state_store(redis_url)
         self.deps = TurnDeps(
