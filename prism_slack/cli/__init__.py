@@ -11,12 +11,19 @@ from prism_slack.settings import Settings
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from prism_slack.cli import ask_cmd, chat_cmd, reports_cmd, serve_cmd, verify_cmd
+    from prism_slack.cli import (
+        ask_cmd,
+        chat_cmd,
+        feedback_cmd,
+        reports_cmd,
+        serve_cmd,
+        verify_cmd,
+    )
 
     parser = argparse.ArgumentParser(prog="prism", description=__doc__)
     parser.add_argument("-v", "--verbose", action="store_true", help="log at DEBUG to stderr")
     sub = parser.add_subparsers(dest="command", required=True)
-    for module in (ask_cmd, chat_cmd, reports_cmd, serve_cmd, verify_cmd):
+    for module in (ask_cmd, chat_cmd, feedback_cmd, reports_cmd, serve_cmd, verify_cmd):
         module.register(sub)
     return parser
 
