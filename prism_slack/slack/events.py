@@ -115,7 +115,8 @@ def _decline(answerer: MessageAnswerer, incoming: Incoming, ruling: Ruling) -> N
             return
     except StoreUnavailable as e:
         logger.warning("store unavailable; declining %s unclaimed: %s", incoming.claim_key, e)
-    logger.warning(
+    logger.log(
+        logging.INFO if ruling.decision is Decision.ASK_IN_DM else logging.WARNING,
         "slack message %s not answered: %s (%s)",
         incoming.claim_key,
         ruling.decision.value,
