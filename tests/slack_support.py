@@ -12,6 +12,7 @@ test can then assert that nothing more happened — exactly one reply, no reply 
 from __future__ import annotations
 
 import itertools
+import os
 import socket
 import sys
 import threading
@@ -57,6 +58,21 @@ def prism_command() -> list[str]:
     """The installed ``prism`` entry point (``python -m prism_slack`` without one)."""
     script = Path(sys.executable).parent / "prism"
     return [str(script)] if script.exists() else [sys.executable, "-m", "prism_slack"]
+
+
+def serve_env(fake: FakeSlack, *, redis_url: str, home: Path, port: int) -> dict[str, str]:
+    """The environment ``prism serve`` runs with in tests: FakeSlack, real Redis."""
+    return {
+        "PATH": os.environ.get("PATH", ""),
+        "HOME": str(home),
+        **({"PYTHONPATH": os.environ["PYTHONPATH"]} if "PYTHONPATH" in os.environ else {}),
+        "SLACK_BOT_TOKEN": fake.bot_token,
+        "SLACK_SIGNING_SECRET": SIGNING_SECRET,
+        "SLACK_API_URL": fake.api_url,
+        "REDIS_URL": redis_url,
+        "PRISM_REPORTS_DIR": str(REPORTS_DIR),
+        "PORT": str(port),
+    }
 
 
 def unique(prefix: str) -> str:

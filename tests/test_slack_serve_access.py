@@ -3,15 +3,12 @@ configured from the environment, signed Slack Connect payloads, FakeSlack, real 
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import redis
-from slack_support import REPORTS_DIR, SIGNING_SECRET, all_text, free_port, prism_command, unique
-from test_slack_serve import wait_healthy
+from slack_support import SIGNING_SECRET, all_text, unique
+from test_slack_serve import served
 
 from prism_slack.slack import texts
 from prism_slack.testing.fake_slack import FakeMessage, FakeSlack
@@ -35,57 +32,38 @@ def answered(fake: FakeSlack, channel: str, thread: str | None) -> list[FakeMess
 def test_prism_serve_keeps_report_content_out_of_shared_channels(
     redis_server: RedisServer, redis_client: redis.Redis, tmp_path: Path
 ) -> None:
-    port = free_port()
-    log = tmp_path / "serve.log"
-    with FakeSlack(team_id=unique("T")) as fake, log.open("wb") as log_file:
-        env = {
-            "PATH": os.environ.get("PATH", ""),
-            "HOME": str(tmp_path),
-            **({"PYTHONPATH": os.environ["PYTHONPATH"]} if "PYTHONPATH" in os.environ else {}),
-            "SLACK_BOT_TOKEN": fake.bot_token,
-            "SLACK_SIGNING_SECRET": SIGNING_SECRET,
-            "SLACK_API_URL": fake.api_url,
-            "REDIS_URL": redis_server.url,
-            "PRISM_REPORTS_DIR": str(REPORTS_DIR),
-            "PORT": str(port),
-        }
-        command = [*prism_command(), "serve", "--host", "127.0.0.1", "--workers", "2"]
-        process = subprocess.Popen(command, env=env, stdout=log_file, stderr=subprocess.STDOUT)
-        try:
-            url = f"http://127.0.0.1:{port}"
-            wait_healthy(url, process, log)
-            slack = SlackDelivery(url + "/slack/events", SIGNING_SECRET, team_id=fake.team_id)
-            bot, rep = fake.bot_user_id, unique("U")
-            shared, deal = unique("C"), unique("C")
-            prospect = unique("U")
-            outside: dict[str, Any] = {"user_team": OUTSIDE, "source_team": OUTSIDE}
-            # The prospect's own person, and our rep, in a Slack Connect channel.
-            root = new_ts()
-            text = f"<@{bot}> {QUESTION}"
-            for event in (
-                app_mention(text, user=prospect, channel=shared, ts=root),
-                channel_message(text, user=prospect, channel=shared, ts=root),
-            ):
-                assert slack.event({**event, **outside, "team": OUTSIDE}, shared=True).status == 200
-            rep_root = new_ts()
-            slack.event(app_mention(text, user=rep, channel=shared, ts=rep_root), shared=True)
-            # Our rep in an internal deal channel, then a reply there meant for a colleague.
-            deal_root = new_ts()
-            slack.event(app_mention(text, user=rep, channel=deal, ts=deal_root))
-            fake.wait_for(lambda: answered(fake, deal, deal_root), timeout=20, what="the answer")
-            aside = "<@U2BOSS> can you join the call tomorrow?"
-            slack.event(channel_message(aside, user=rep, channel=deal, thread_ts=deal_root))
-            # A DM afterwards: once it is answered, the events before it have been handled.
-            direct = unique("D")
-            slack.event(dm(QUESTION, user=rep, channel=direct))
-            fake.wait_for(lambda: answered(fake, direct, None), timeout=20, what="the DM answer")
-            note = fake.wait_for(
-                lambda: fake.calls("chat.postEphemeral"), timeout=20, what="the rep's note"
-            )
-        finally:
-            process.send_signal(signal.SIGTERM)
-            code = process.wait(timeout=30)
-    assert code == 0, log.read_text()
+    with (
+        FakeSlack(team_id=unique("T")) as fake,
+        served(fake, redis_server.url, tmp_path) as (url, log),
+    ):
+        slack = SlackDelivery(url + "/slack/events", SIGNING_SECRET, team_id=fake.team_id)
+        bot, rep = fake.bot_user_id, unique("U")
+        shared, deal = unique("C"), unique("C")
+        prospect = unique("U")
+        outside: dict[str, Any] = {"user_team": OUTSIDE, "source_team": OUTSIDE}
+        # The prospect's own person, and our rep, in a Slack Connect channel.
+        root = new_ts()
+        text = f"<@{bot}> {QUESTION}"
+        for event in (
+            app_mention(text, user=prospect, channel=shared, ts=root),
+            channel_message(text, user=prospect, channel=shared, ts=root),
+        ):
+            assert slack.event({**event, **outside, "team": OUTSIDE}, shared=True).status == 200
+        rep_root = new_ts()
+        slack.event(app_mention(text, user=rep, channel=shared, ts=rep_root), shared=True)
+        # Our rep in an internal deal channel, then a reply there meant for a colleague.
+        deal_root = new_ts()
+        slack.event(app_mention(text, user=rep, channel=deal, ts=deal_root))
+        fake.wait_for(lambda: answered(fake, deal, deal_root), timeout=20, what="the answer")
+        aside = "<@U2BOSS> can you join the call tomorrow?"
+        slack.event(channel_message(aside, user=rep, channel=deal, thread_ts=deal_root))
+        # A DM afterwards: once it is answered, the events before it have been handled.
+        direct = unique("D")
+        slack.event(dm(QUESTION, user=rep, channel=direct))
+        fake.wait_for(lambda: answered(fake, direct, None), timeout=20, what="the DM answer")
+        note = fake.wait_for(
+            lambda: fake.calls("chat.postEphemeral"), timeout=20, what="the rep's note"
+        )
     assert fake.messages(shared) == []
     [only] = note
     assert (only.params["user"], only.params["thread_ts"]) == (rep, rep_root)

@@ -118,15 +118,27 @@ def _block(where: str, block: Mapping[str, Any]) -> list[str]:
     return [f"{where}: unexpected block type {kind!r}"]
 
 
-def _actions(where: str, elements: list[Mapping[str, Any]]) -> list[str]:
-    out = [] if elements else [f"{where}: actions without elements"]
-    if len(elements) > ACTIONS_ELEMENTS:
-        out.append(f"{where}.elements: {len(elements)} > {ACTIONS_ELEMENTS}")
+def _typed(
+    where: str, elements: list[Mapping[str, Any]], kind: str, limit: int, element_type: str
+) -> tuple[list[str], list[tuple[str, Mapping[str, Any]]]]:
+    """The problems of an actions-like block's element list, and its elements of the one
+    type it may hold, each with its place."""
+    out = [] if elements else [f"{where}: {kind} without elements"]
+    if len(elements) > limit:
+        out.append(f"{where}.elements: {len(elements)} > {limit}")
+    good = []
     for j, element in enumerate(elements):
         at = f"{where}.elements[{j}]"
-        if element.get("type") != "button":
+        if element.get("type") == element_type:
+            good.append((at, element))
+        else:
             out.append(f"{at}: unexpected element type {element.get('type')!r}")
-            continue
+    return out, good
+
+
+def _actions(where: str, elements: list[Mapping[str, Any]]) -> list[str]:
+    out, buttons = _typed(where, elements, "actions", ACTIONS_ELEMENTS, "button")
+    for at, element in buttons:
         out += _text(f"{at}.text", element.get("text", {}), BUTTON_TEXT, plain=True)
         if len(element.get("value", "")) > BUTTON_VALUE:
             out.append(f"{at}.value: longer than {BUTTON_VALUE}")
@@ -136,14 +148,10 @@ def _actions(where: str, elements: list[Mapping[str, Any]]) -> list[str]:
 
 
 def _context_actions(where: str, elements: list[Mapping[str, Any]]) -> list[str]:
-    out = [] if elements else [f"{where}: context_actions without elements"]
-    if len(elements) > CONTEXT_ACTIONS_ELEMENTS:
-        out.append(f"{where}.elements: {len(elements)} > {CONTEXT_ACTIONS_ELEMENTS}")
-    for j, element in enumerate(elements):
-        at = f"{where}.elements[{j}]"
-        if element.get("type") != "feedback_buttons":
-            out.append(f"{at}: unexpected element type {element.get('type')!r}")
-            continue
+    out, feedback = _typed(
+        where, elements, "context_actions", CONTEXT_ACTIONS_ELEMENTS, "feedback_buttons"
+    )
+    for at, element in feedback:
         for side in ("positive_button", "negative_button"):
             button = element.get(side) or {}
             out += _text(f"{at}.{side}.text", button.get("text", {}), BUTTON_TEXT, plain=True)
