@@ -480,3 +480,29 @@ def test_app_rate_limited_is_an_error_and_a_200(
     assert harness.slack.raw(body, headers).status == 200
     [record] = [r for r in caplog.records if "app_rate_limited" in r.getMessage()]
     assert record.levelno == logging.ERROR and "1518467820" in record.getMessage()
+
+
+def test_a_channel_newly_shared_is_known_at_once(
+    harness: SlackHarness, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``channel_shared`` (and a shared channel's own events) are remembered: a command
+    there right after is refused without asking Slack; ``channel_unshared`` forgets."""
+    caplog.set_level(logging.INFO, logger="prism_slack")
+    first, second = unique("C"), unique("C")
+    shared = {"type": "channel_shared", "connected_team_id": OUTSIDE, "channel": first}
+    assert harness.slack.event({**shared, "event_ts": new_ts()}).status == 200
+    root, user = new_ts(), unique("U")
+    harness.slack.event(app_mention("hi", user=user, channel=second, ts=root), shared=True)
+    harness.fake.wait_for(lambda: harness.fake.calls("chat.postEphemeral"), what="the DM note")
+    harness.fake.wait_for(lambda: prism_logs(caplog, "sharing changed"), what="channel_shared")
+    for channel in (first, second):
+        assert "shared with another organisation" in harness.command(
+            "bind Northwind Outfitters", channel=channel, user=user
+        )
+    assert harness.fake.calls("conversations.info") == []
+    unshared = {"type": "channel_unshared", "channel": first, "is_ext_shared": False}
+    harness.slack.event({**unshared, "previously_connected_team_id": OUTSIDE})
+    harness.fake.wait_for(
+        lambda: len(prism_logs(caplog, "sharing changed")) == 2, what="channel_unshared"
+    )
+    assert "is now bound" in harness.command("bind Northwind Outfitters", channel=first, user=user)

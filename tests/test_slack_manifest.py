@@ -41,6 +41,8 @@ EVENT_SCOPES: dict[str, str] = {
     "message.mpim": "mpim:history",
     "assistant_thread_started": "assistant:write",
     "assistant_thread_context_changed": "assistant:write",
+    "channel_shared": "channels:read",
+    "channel_unshared": "channels:read",
 }
 """Bot scope each event subscription needs."""
 

@@ -19,8 +19,9 @@ and why):
   closed: the asker is told, ephemerally, to try again; a channel is treated as shared.
 
 ``users.info`` and ``conversations.info`` answers are cached per process for
-``cache_ttl_s`` (a guest promoted to member, or a channel newly shared, is seen within
-that time; a shared channel's own events say so at once).
+``cache_ttl_s`` (a guest promoted to member is seen within that time). What an event's
+envelope says of its channel goes into the same cache, and ``channel_shared`` /
+``channel_unshared`` events update it, so a channel newly shared is known at once.
 """
 
 from __future__ import annotations
@@ -123,6 +124,10 @@ class TTLCache(Generic[K, V]):
         with self._lock:
             self._items[key] = (self._clock() + self.ttl_s, value)
 
+    def forget(self, key: K) -> None:
+        with self._lock:
+            self._items.pop(key, None)
+
 
 class Access:
     """Decides who is answered and how, with ``client`` for what the payload leaves out."""
@@ -177,8 +182,10 @@ class Access:
         return Who.MEMBER
 
     def is_shared(self, channel: str, shared: bool | None) -> bool:
-        """Whether ``channel`` is shared with another organisation (unknown counts as yes)."""
+        """Whether ``channel`` is shared with another organisation (unknown counts as yes);
+        ``shared``: what the request itself says, if it does."""
         if shared is not None:
+            self._shared.put(channel, shared)
             return shared
         if channel.startswith("D"):
             return False  # a DM with the bot; its other party is checked as the asker
@@ -197,6 +204,14 @@ class Access:
         found = bool(details.get("is_ext_shared") or details.get("is_pending_ext_shared"))
         self._shared.put(channel, found)
         return found
+
+    def channel_changed(self, channel: str, *, shared: bool | None) -> None:
+        """``channel_shared`` / ``channel_unshared``: what is now known (``None``: ask)."""
+        if shared is None:
+            self._shared.forget(channel)
+        else:
+            self._shared.put(channel, shared)
+        logger.info("channel %s sharing changed: shared=%s", channel, shared)
 
     def _user(self, user: str) -> dict[str, Any] | None:
         cached = self._users.get(user)

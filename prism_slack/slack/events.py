@@ -14,6 +14,8 @@ runs in the listener executor and may take as long as the model does.
   channel is shared with another organisation). One that is not answered is claimed like
   an answer — so of the ``app_mention``/``message`` pair and of every retry, one writes the
   single log line and, where the rep is told something, the single ephemeral note.
+- ``channel_shared`` / ``channel_unshared``: ``Access`` learns at once that a channel is
+  (no longer) shared with another organisation.
 - ``app_rate_limited`` (Slack is dropping our events): logged as an ERROR and acked.
 - The side panel's ``assistant_thread_*`` events: ``status``.
 """
@@ -45,6 +47,20 @@ def register_events(app: App, answerer: MessageAnswerer, access: Access) -> None
     app.middleware(on_app_rate_limited)
     app.event("message")(_listener(answerer, access, from_message_event))
     app.event("app_mention")(_listener(answerer, access, from_mention_event))
+
+    @app.event("channel_shared")
+    def on_shared(event: dict[str, Any]) -> None:
+        if event.get("channel"):
+            access.channel_changed(str(event["channel"]), shared=True)
+
+    @app.event("channel_unshared")
+    def on_unshared(event: dict[str, Any]) -> None:
+        # Still shared with another organisation, or not; when the event does not say, ask.
+        still = event.get("is_ext_shared")
+        if event.get("channel"):
+            access.channel_changed(
+                str(event["channel"]), shared=still if isinstance(still, bool) else None
+            )
 
 
 def on_app_rate_limited(body: dict[str, Any], next: Callable[[], None]) -> BoltResponse | None:
