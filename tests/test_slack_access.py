@@ -207,8 +207,8 @@ def test_shared_channel_answers_go_only_to_the_rep_when_the_operator_chose_that(
     assert "Membership ARR is $4.1M." in all_text(answer.params)
     assert feedback_values(answer.params["blocks"])
     assert harness.fake.calls("chat.postMessage") == [] and harness.fake.calls("chat.update") == []
-    first, cleared = harness.fake.calls("assistant.threads.setStatus")
-    assert first.params["status"] == texts.STATUS and cleared.params["status"] == ""
+    # Neither a status nor a placeholder: the prospect would see that a report is read.
+    assert harness.fake.calls("assistant.threads.setStatus") == []
     # An outsider in the same thread still gets nothing.
     outsider = unique("U")
     harness.slack.event(

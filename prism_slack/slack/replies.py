@@ -16,8 +16,9 @@ While a turn runs the rep sees that PRISM is working:
   ``chat.update``.
 
 A private answer (``Incoming.private``: a channel shared with another organisation, with
-ephemeral answers chosen) never gets a placeholder: the answer goes to the asker alone with
-``chat.postEphemeral``, in the thread, and the status is then cleared explicitly.
+ephemeral answers chosen) gets neither a status nor a placeholder — both are visible to
+everyone in the channel — and goes to the asker alone with ``chat.postEphemeral``, in the
+thread.
 """
 
 from __future__ import annotations
@@ -67,12 +68,10 @@ class Replier:
     def begin(self, incoming: Incoming) -> Progress:
         """Show the rep that an answer is coming; never fails."""
         thread = incoming.reply_thread
-        status_set = thread is not None and self.set_status(incoming.channel, thread)
         if incoming.private:
-            return Progress(
-                incoming.channel, thread, status_set=status_set, private_to=incoming.user
-            )
-        if status_set:
+            # Nothing the others in the channel could see: not even that a report is read.
+            return Progress(incoming.channel, thread, private_to=incoming.user)
+        if thread is not None and self.set_status(incoming.channel, thread):
             return Progress(incoming.channel, thread, status_set=True)
         placeholder = self.post(incoming.channel, thread, Reply(texts.PLACEHOLDER))
         return Progress(incoming.channel, thread, placeholder_ts=placeholder)
@@ -83,24 +82,22 @@ class Replier:
         Returns the ts of the message that holds the reply, or ``None`` if Slack refused.
         """
         if progress.private_to is not None:
-            sent = self.ephemeral(
+            return self.ephemeral(
                 progress.channel,
                 progress.private_to,
                 progress.thread_ts,
                 reply.text,
                 blocks=reply.blocks,
             )
-            if progress.status_set and progress.thread_ts is not None:
-                self.set_status(progress.channel, progress.thread_ts, status="")
-            return sent
         if progress.placeholder_ts is not None:
             if self.update(progress.channel, progress.placeholder_ts, reply):
                 return progress.placeholder_ts
             logger.warning("placeholder %s not updated; posting the reply", progress.placeholder_ts)
         return self.post(progress.channel, progress.thread_ts, reply)
 
-    def set_status(self, channel: str, thread_ts: str, *, status: str = texts.STATUS) -> bool:
-        """``assistant.threads.setStatus`` (``""`` clears it); False where Slack refuses."""
+    def set_status(self, channel: str, thread_ts: str) -> bool:
+        """``assistant.threads.setStatus`` with rotating loading messages; False where Slack
+        refuses it."""
         response = self._call(
             "assistant.threads.setStatus",
             channel,
@@ -108,8 +105,8 @@ class Replier:
             lambda: self.client.assistant_threads_setStatus(
                 channel_id=channel,
                 thread_ts=thread_ts,
-                status=status,
-                loading_messages=texts.LOADING_MESSAGES if status else None,
+                status=texts.STATUS,
+                loading_messages=texts.LOADING_MESSAGES,
             ),
         )
         return response is not None
