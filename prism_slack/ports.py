@@ -3,6 +3,8 @@
 - ``ReportStore``: reports by slug, company detection (``reports/store.py``).
 - ``StateStore``: bindings, history, event claims, locks and turn queues, audit, feedback
   (``state/redis_store.py``; the embedded default runs it on an in-memory Redis).
+- ``TurnLog``: the most recent turns' audit records and their votes, for the operator
+  (``prism feedback``; the same Redis store).
 - ``AnswerModel``: question + injected report → claim-contract ``Answer``
   (``llm/offline.py``, ``llm/scripted.py``, ``llm/gemini.py``).
 - ``Judge``: one claim + only its cited values → ``JudgeVerdict``.
@@ -185,6 +187,17 @@ class StateStore(Protocol):
     def take_token(self, user: str) -> bool:
         """Per-user rate limit (token bucket); False when the user must wait."""
         ...
+
+
+class TurnLog(Protocol):
+    """Recent turns and the votes on them (``prism feedback``). May raise
+    ``StoreUnavailable``."""
+
+    def recent_audits(self, limit: int) -> list[AuditRecord]:
+        """The audit records of the ``limit`` most recent turns, newest first."""
+        ...
+
+    def get_feedback(self, turn_id: str) -> dict[str, str]: ...
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,12 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from prism_slack.verdict import JudgeMode
 
+SharedChannelMode = Literal["dm", "ephemeral"]
+"""In a channel shared with another organisation: tell the rep to ask in a DM (``dm``), or
+answer only them (``ephemeral``). Report content is never posted there for all to see."""
+GuestMode = Literal["none", "answer"]
+"""Guests (multi- and single-channel guests of the workspace): nothing, or answers."""
+
 __all__ = ["DEFAULT_GEMINI_MODEL", "JudgeMode", "Settings", "ThinkingLevel"]
 
 DEFAULT_GEMINI_MODEL = "gemini-3.8-flash"
@@ -46,6 +52,8 @@ class Settings(BaseSettings):
     prism_reports_dir: Path = Path("reports")
     prism_judge: JudgeMode = "auto"
     prism_allowed_teams: Annotated[list[str], NoDecode] = []
+    prism_shared_channels: SharedChannelMode = "dm"
+    prism_guests: GuestMode = "none"
     port: int = 3000
     log_level: str | None = None
     """LOG_LEVEL; by default INFO for the servers and WARNING for terminal commands."""

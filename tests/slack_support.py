@@ -12,6 +12,7 @@ test can then assert that nothing more happened — exactly one reply, no reply 
 from __future__ import annotations
 
 import itertools
+import os
 import socket
 import sys
 import threading
@@ -28,8 +29,9 @@ from prism_slack.lifecycle import Closeable
 from prism_slack.llm.scripted import AnswerStep, ScriptedModel
 from prism_slack.pipeline.turn import TurnDeps
 from prism_slack.ports import AnswerModel, AnswerRequest
+from prism_slack.render.blocks import FEEDBACK_BLOCK_ID
 from prism_slack.reports.store import FileReportStore
-from prism_slack.settings import Settings
+from prism_slack.settings import GuestMode, Settings, SharedChannelMode
 from prism_slack.slack import texts
 from prism_slack.slack.app import SlackOptions, build_app
 from prism_slack.slack.server import build_wsgi_app
@@ -56,6 +58,21 @@ def prism_command() -> list[str]:
     """The installed ``prism`` entry point (``python -m prism_slack`` without one)."""
     script = Path(sys.executable).parent / "prism"
     return [str(script)] if script.exists() else [sys.executable, "-m", "prism_slack"]
+
+
+def serve_env(fake: FakeSlack, *, redis_url: str, home: Path, port: int) -> dict[str, str]:
+    """The environment ``prism serve`` runs with in tests: FakeSlack, real Redis."""
+    return {
+        "PATH": os.environ.get("PATH", ""),
+        "HOME": str(home),
+        **({"PYTHONPATH": os.environ["PYTHONPATH"]} if "PYTHONPATH" in os.environ else {}),
+        "SLACK_BOT_TOKEN": fake.bot_token,
+        "SLACK_SIGNING_SECRET": SIGNING_SECRET,
+        "SLACK_API_URL": fake.api_url,
+        "REDIS_URL": redis_url,
+        "PRISM_REPORTS_DIR": str(REPORTS_DIR),
+        "PORT": str(port),
+    }
 
 
 def unique(prefix: str) -> str:
@@ -119,6 +136,8 @@ class SlackHarness(Closeable):
         listener_threads: int = 8,
         allowed_teams: list[str] | None = None,
         reports_dir: Path = REPORTS_DIR,
+        shared_channels: SharedChannelMode = "dm",
+        guests: GuestMode = "none",
     ) -> None:
         self._own_fake = fake is None
         self.fake = fake or FakeSlack(team_id=unique("T")).start()
@@ -131,6 +150,8 @@ class SlackHarness(Closeable):
             redis_url=SecretStr(redis_url),
             prism_reports_dir=reports_dir,
             prism_allowed_teams=allowed_teams or [],
+            prism_shared_channels=shared_channels,
+            prism_guests=guests,
         )
         self.state: RedisStateStore = open_state_store(redis_url)
         self.deps = TurnDeps(
@@ -209,6 +230,19 @@ class SlackHarness(Closeable):
 
 def _placeholder(message: FakeMessage) -> bool:
     return message.text == texts.PLACEHOLDER
+
+
+def feedback_values(blocks: list[dict[str, Any]]) -> dict[str, str]:
+    """The values of an answer's feedback buttons: ``{"up": "up:<turn>", "down": …}``."""
+    [block] = [b for b in blocks if b.get("block_id") == FEEDBACK_BLOCK_ID]
+    [buttons] = block["elements"]
+    assert (block["type"], buttons["type"]) == ("context_actions", "feedback_buttons")
+    return {"up": buttons["positive_button"]["value"], "down": buttons["negative_button"]["value"]}
+
+
+def turn_id_of(message: FakeMessage) -> str:
+    """The turn id an answer's feedback buttons carry."""
+    return feedback_values(message.blocks)["up"].partition(":")[2]
 
 
 def all_text(message: FakeMessage | dict[str, Any]) -> str:

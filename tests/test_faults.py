@@ -417,8 +417,8 @@ def test_concurrent_messages_in_one_thread_are_answered_in_order(harness: SlackH
         statuses = list(pool.map(lambda e: harness.slack.event(e).status, reversed(events)))
     assert statuses == [200] * len(events)
     harness.fake.wait_for(
-        lambda: len(harness.fake.thread(channel, root)) == 1 + len(questions),
-        what="a placeholder per message",
+        lambda: len(harness.fake.calls("assistant.threads.setStatus")) == 1 + len(questions),
+        what="a working status per message",
     )
     model.release()
     harness.wait_answers(channel, root, 1 + len(questions))
@@ -430,7 +430,7 @@ def test_concurrent_messages_in_one_thread_are_answered_in_order(harness: SlackH
         asked[:n] for n in range(len(asked))
     ]
     # The replies went out in the same order, each with its own question's fact.
-    updates = harness.fake.calls("chat.update")
+    updates = harness.fake.calls("chat.postMessage")
     expected = [fact_for(q) for q in asked]
     assert [next(e for e in expected if e in c.params["text"]) for c in updates] == expected
     # The thread's history in Redis lists the questions in ts order, with their answers.

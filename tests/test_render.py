@@ -16,9 +16,9 @@ from prism_slack.claims import Claim
 from prism_slack.pipeline.result import Footnote, Outcome, PostedClaim, TurnResult
 from prism_slack.ports import AuditRecord, Conversation, WithheldClaim
 from prism_slack.render import (
+    FEEDBACK_ACTION,
     FEEDBACK_BLOCK_ID,
-    FEEDBACK_DOWN_ACTION,
-    FEEDBACK_UP_ACTION,
+    feedback_value,
     message_problems,
     render_blocks,
     render_ephemeral,
@@ -269,16 +269,20 @@ def test_label_line(label: Label, method: Method, expected: str) -> None:
     assert expected in plain
 
 
-def test_feedback_buttons_carry_the_turn_id() -> None:
+def test_feedback_buttons_carry_the_vote_and_the_turn_id() -> None:
     message = render_blocks(CASES["evidence_linked_facts"])
     actions = message.blocks[-1]
-    assert actions["type"] == "actions"
-    assert actions["block_id"] == FEEDBACK_BLOCK_ID
-    by_action = {e["action_id"]: e for e in actions["elements"]}
-    assert set(by_action) == {FEEDBACK_UP_ACTION, FEEDBACK_DOWN_ACTION}
-    assert by_action[FEEDBACK_UP_ACTION]["text"]["text"] == "👍 Helpful"
-    assert by_action[FEEDBACK_DOWN_ACTION]["text"]["text"] == "👎 Not helpful"
-    assert {e["value"] for e in actions["elements"]} == {"turn-0001"}
+    assert (actions["type"], actions["block_id"]) == ("context_actions", FEEDBACK_BLOCK_ID)
+    [buttons] = actions["elements"]
+    assert (buttons["type"], buttons["action_id"]) == ("feedback_buttons", FEEDBACK_ACTION)
+    assert buttons["positive_button"]["value"] == feedback_value("up", "turn-0001")
+    assert buttons["negative_button"]["value"] == feedback_value("down", "turn-0001")
+    assert buttons["positive_button"]["text"] == {
+        "type": "plain_text",
+        "text": "Helpful",
+        "emoji": True,
+    }
+    assert message_problems(message.text, message.blocks) == []
 
 
 @pytest.mark.parametrize(

@@ -21,6 +21,7 @@ from slack_support import (
     SIGNING_SECRET,
     SlackHarness,
     all_text,
+    turn_id_of,
     unique,
 )
 
@@ -29,7 +30,7 @@ from prism_slack.errors import ConfigError
 from prism_slack.llm.gemini import GeminiAnswerModel, GeminiClient, GeminiJudge
 from prism_slack.pipeline.turn import TurnDeps
 from prism_slack.ports import Conversation
-from prism_slack.render.blocks import FEEDBACK_BLOCK_ID, FEEDBACK_UP_ACTION
+from prism_slack.render.blocks import FEEDBACK_ACTION
 from prism_slack.reports.store import REPORT_FILE, FileReportStore
 from prism_slack.settings import Settings
 from prism_slack.slack import texts
@@ -279,18 +280,16 @@ def run_scenario(harness: SlackHarness) -> None:
     assert "Kestrelpoint" in harness.command(
         "bind Kestrelpoint Software", channel=channel, user=user
     )
-    [actions] = [b for b in answer.blocks if b.get("block_id") == FEEDBACK_BLOCK_ID]
-    turn_id = actions["elements"][0]["value"]
-    url = harness.fake.response_url()
+    turn_id = turn_id_of(answer)
     harness.slack.block_action(
-        action_id=FEEDBACK_UP_ACTION,
-        value=turn_id,
+        action_id=FEEDBACK_ACTION,
+        action_type="feedback_buttons",
+        value=f"up:{turn_id}",
         user=user,
         channel=direct,
         message_ts=answer.ts,
-        response_url=url,
     )
-    assert "Thanks" in all_text(harness.wait_response(url))
+    harness.fake.wait_for(lambda: harness.fake.calls("chat.postEphemeral"), what="thanks")
     root = new_ts()
     bot = harness.fake.bot_user_id
     harness.slack.event(app_mention(f"<@{bot}> {QUESTION}", user=user, channel=channel, ts=root))
@@ -312,8 +311,7 @@ def test_other_workspaces_are_refused(make_harness: Callable[..., SlackHarness])
         # A turn in the allowed workspace, to click on from outside.
         harness.slack.event(dm(QUESTION, user=user, channel=direct))
         answer = harness.wait_for_answer(direct, None)
-        [actions] = [b for b in answer.blocks if b.get("block_id") == FEEDBACK_BLOCK_ID]
-        turn_id = actions["elements"][0]["value"]
+        turn_id = turn_id_of(answer)
         posts_before = len(fake.calls("chat.postMessage"))
 
         intruder = SlackDelivery(harness.slack.url, SIGNING_SECRET, team_id=unique("T"))
@@ -329,8 +327,9 @@ def test_other_workspaces_are_refused(make_harness: Callable[..., SlackHarness])
                 "bind Kestrelpoint Software", channel=other_channel, user=user, response_url=url
             ),
             "feedback click": intruder.block_action(
-                action_id=FEEDBACK_UP_ACTION,
-                value=turn_id,
+                action_id=FEEDBACK_ACTION,
+                action_type="feedback_buttons",
+                value=f"up:{turn_id}",
                 user="UINTRUDER",
                 channel=direct,
                 message_ts=answer.ts,

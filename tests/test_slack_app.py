@@ -22,12 +22,14 @@ from slack_support import (
     SlowModel,
     all_text,
     fact,
+    feedback_values,
+    turn_id_of,
     unique,
 )
 
 from prism_slack.claims import Answer, Claim
 from prism_slack.ports import Conversation
-from prism_slack.render.blocks import FEEDBACK_BLOCK_ID, FEEDBACK_DOWN_ACTION, FEEDBACK_UP_ACTION
+from prism_slack.render.blocks import FEEDBACK_ACTION
 from prism_slack.render.limits import MAX_BLOCKS, SECTION_TEXT, message_problems
 from prism_slack.slack import texts
 from prism_slack.testing.fake_slack import FakeMessage, FakeSlack, block_problems
@@ -385,25 +387,30 @@ def test_feedback_click_is_stored_with_the_turn(harness: SlackHarness) -> None:
     user, channel = unique("U"), unique("D")
     harness.slack.event(dm(QUESTION, user=user, channel=channel))
     answer = harness.wait_for_answer(channel, None)
-    [actions] = [b for b in answer.blocks if b.get("block_id") == FEEDBACK_BLOCK_ID]
-    turn_ids = {e["value"] for e in actions["elements"]}
-    assert len(turn_ids) == 1
-    turn_id = turn_ids.pop()
+    values = feedback_values(answer.blocks)
+    turn_id = turn_id_of(answer)
+    assert values == {"up": f"up:{turn_id}", "down": f"down:{turn_id}"}
     assert harness.state.get_audit(turn_id) is not None
-    for action, value in ((FEEDBACK_UP_ACTION, "up"), (FEEDBACK_DOWN_ACTION, "down")):
-        url = harness.fake.response_url()
+    for n, vote in enumerate(("up", "down"), start=1):
         delivered = harness.slack.block_action(
-            action_id=action,
-            value=turn_id,
+            action_id=FEEDBACK_ACTION,
+            action_type="feedback_buttons",
+            value=values[vote],
             user=user,
             channel=channel,
             message_ts=answer.ts,
-            response_url=url,
         )
         assert delivered.status == 200
-        thanks = harness.wait_response(url)
-        assert thanks["response_type"] == "ephemeral" and "Thanks" in all_text(thanks)
-        assert harness.state.get_feedback(turn_id) == {user: value}
+        thanks = harness.fake.wait_for(
+            lambda n=n: (
+                (found := harness.fake.calls("chat.postEphemeral"))[n - 1 :] and found[n - 1]
+            ),
+            what="the thank-you",
+        )
+        assert thanks.params["user"] == user and thanks.params["channel"] == channel
+        assert thanks.params["text"] == texts.FEEDBACK_THANKS
+        assert harness.state.get_feedback(turn_id) == {user: vote}
+    assert harness.fake.calls("response_url") == []
 
 
 def test_a_fabrication_is_withheld_and_labelled_partial(

@@ -34,6 +34,9 @@ def message(**fields: Any) -> dict[str, Any]:
     return {k: v for k, v in event.items() if v is not None}
 
 
+THREAD = {"ts": "2.6", "thread_ts": "2.1"}
+
+
 def parse(event: dict[str, Any]) -> Incoming | Skip:
     return from_message_event(event, team=TEAM, bot_user_id=BOT, bot_id=BOT_ID)
 
@@ -50,6 +53,14 @@ SKIPPED = [
     ("untagged top-level channel message", message()),
     ("empty DM", message(text="", channel_type="im", channel="D1")),
     ("no user", message(user=None, channel_type="im", channel="D1")),
+    ("edited mention", message(text=f"<@{BOT}> ARR?", edited={"user": "UREP", "ts": "9.9"})),
+    ("edited DM", message(channel_type="im", channel="D1", edited={"user": "UREP", "ts": "1"})),
+    ("app message", message(app_id="A0OTHER", channel_type="im", channel="D1")),
+    ("reply to a colleague", message(text="<@U2BOSS> can you join the call tomorrow?", **THREAD)),
+    ("reply to a named colleague", message(text="thanks <@U2BOSS|boss>!", **THREAD)),
+    ("reply to a user group", message(text="<!subteam^S123|@sales> see above", **THREAD)),
+    ("reply to @here", message(text="<!here> call at 3", **THREAD)),
+    ("reply to @channel", message(text="<!channel> moved the call", **THREAD)),
 ]
 
 
@@ -140,6 +151,37 @@ def test_app_mention_and_message_of_one_mention_share_the_claim_key() -> None:
     assert as_message.claim_key == as_mention.claim_key
     assert as_message.conversation == as_mention.conversation
     assert as_message.text == as_mention.text == "what is their ARR?"
+
+
+def test_a_follow_up_naming_a_date_or_the_bot_is_still_for_the_bot() -> None:
+    for text in (f"and <@{BOT}|prism> their churn?", "by <!date^1392734382^{date}|Feb 18>?"):
+        found = parse(message(text=text, **THREAD))
+        assert isinstance(found, Incoming), text
+
+
+def test_a_mention_that_also_names_a_colleague_is_answered() -> None:
+    found = parse(message(text=f"<@{BOT}> what should <@U2BOSS> ask them?", **THREAD))
+    assert isinstance(found, Incoming) and found.kind == "mention"
+
+
+def test_a_dm_naming_a_colleague_is_still_for_the_bot() -> None:
+    found = parse(message(text="what should <@U2BOSS> ask?", channel="D1", channel_type="im"))
+    assert isinstance(found, Incoming) and found.kind == "dm"
+
+
+def test_who_asks_and_where_come_from_the_payload() -> None:
+    connect = message(
+        text=f"<@{BOT}> ARR?",
+        team="TOUTSIDE",
+        user_team="TOUTSIDE",
+        source_team="TOUTSIDE",
+        user_profile={"team": "TOUTSIDE", "name": "elena"},
+    )
+    found = from_message_event(connect, team=TEAM, bot_user_id=BOT, bot_id=BOT_ID, shared=True)
+    assert isinstance(found, Incoming)
+    assert (found.teams, found.shared, found.private) == (("TOUTSIDE",), True, False)
+    plain = parse(message(text=f"<@{BOT}> ARR?", team=TEAM))
+    assert isinstance(plain, Incoming) and (plain.teams, plain.shared) == ((TEAM,), None)
 
 
 def test_mention_from_another_bot_is_ignored() -> None:

@@ -18,7 +18,7 @@ from prism_slack.slack.server import EVENTS_PATH
 ROOT = Path(__file__).resolve().parent.parent
 SLACK_SOURCES = sorted((ROOT / "prism_slack" / "slack").glob("*.py"))
 
-METHOD_SCOPES: dict[str, str | None] = {
+METHOD_SCOPES: dict[str, str | tuple[str, ...] | None] = {
     "auth.test": None,
     "chat.postMessage": "chat:write",
     "chat.update": "chat:write",
@@ -28,8 +28,10 @@ METHOD_SCOPES: dict[str, str | None] = {
     "assistant.threads.setSuggestedPrompts": "assistant:write",
     "assistant.threads.setTitle": "assistant:write",
     "users.info": "users:read",
+    # one per kind of conversation it is called on (never on DMs: see slack/access.py)
+    "conversations.info": ("channels:read", "groups:read", "mpim:read"),
 }
-"""Bot scope each Web API method needs (``None``: no scope)."""
+"""Bot scope(s) each Web API method needs (``None``: no scope)."""
 
 EVENT_SCOPES: dict[str, str] = {
     "app_mention": "app_mentions:read",
@@ -39,6 +41,8 @@ EVENT_SCOPES: dict[str, str] = {
     "message.mpim": "mpim:history",
     "assistant_thread_started": "assistant:write",
     "assistant_thread_context_changed": "assistant:write",
+    "channel_shared": "channels:read",
+    "channel_unshared": "channels:read",
 }
 """Bot scope each event subscription needs."""
 
@@ -96,7 +100,10 @@ def test_scopes_are_exactly_the_ones_used() -> None:
     app = manifest()
     scopes = set(app["oauth_config"]["scopes"]["bot"])
     events = app["settings"]["event_subscriptions"]["bot_events"]
-    needed = {METHOD_SCOPES[m] for m in called_methods()} - {None}
+    needed: set[str] = set()
+    for method in called_methods():
+        scope = METHOD_SCOPES[method]
+        needed |= {scope} if isinstance(scope, str) else set(scope or ())
     needed |= {EVENT_SCOPES[e] for e in events}
     if app["features"].get("slash_commands"):
         needed.add("commands")
@@ -109,7 +116,8 @@ def test_subscriptions_match_the_listeners() -> None:
     subscribed = set(manifest()["settings"]["event_subscriptions"]["bot_events"])
     as_types = {e.split(".")[0] for e in subscribed}
     assert as_types == handled_events()
-    assert {"message.im", "message.channels", "message.groups", "app_mention"} <= subscribed
+    assert {"message.im", "message.channels", "message.groups", "message.mpim"} <= subscribed
+    assert "app_mention" in subscribed
     assert {"assistant_thread_started", "assistant_thread_context_changed"} <= subscribed
 
 
@@ -128,7 +136,9 @@ def test_command_interactivity_and_modes() -> None:
     assert app["settings"]["interactivity"]["is_enabled"] is True
     assert isinstance(app["settings"]["socket_mode_enabled"], bool)
     assert app["features"]["app_home"]["messages_tab_enabled"] is True
-    assert "assistant_view" in app["features"]
+    # agent_view replaces the legacy assistant_view; both at once would be ambiguous.
+    assert "agent_view" in app["features"] and "assistant_view" not in app["features"]
+    assert app["features"]["agent_view"]["agent_description"]
 
 
 def test_procfile_runs_http_and_socket_mode() -> None:

@@ -5,18 +5,26 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import signal
 import subprocess
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 import redis
 from pydantic import SecretStr
-from slack_support import REPORTS_DIR, SIGNING_SECRET, free_port, prism_command, unique
+from slack_support import (
+    REPORTS_DIR,
+    SIGNING_SECRET,
+    free_port,
+    prism_command,
+    serve_env,
+    unique,
+)
 
 from prism_slack.cli import build_parser
 from prism_slack.cli.serve_cmd import run, run_socket
@@ -45,48 +53,49 @@ def wait_healthy(url: str, process: subprocess.Popen[bytes], log: Path) -> dict[
     pytest.fail(f"prism serve did not become healthy in {BOOT_S}s:\n{log.read_text()}")
 
 
-def test_prism_serve_under_gunicorn_answers_a_signed_dm(
-    redis_server: RedisServer, redis_client: redis.Redis, tmp_path: Path
-) -> None:
+@contextmanager
+def served(fake: FakeSlack, redis_url: str, tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """`prism serve` (two gunicorn workers) on FakeSlack and ``redis_url``, healthy: its URL
+    and log. It must stop cleanly on SIGTERM afterwards."""
     port = free_port()
     log = tmp_path / "serve.log"
-    with FakeSlack(team_id=unique("T")) as fake, log.open("wb") as log_file:
-        env = {
-            "PATH": os.environ.get("PATH", ""),
-            "HOME": str(tmp_path),
-            **({"PYTHONPATH": os.environ["PYTHONPATH"]} if "PYTHONPATH" in os.environ else {}),
-            "SLACK_BOT_TOKEN": fake.bot_token,
-            "SLACK_SIGNING_SECRET": SIGNING_SECRET,
-            "SLACK_API_URL": fake.api_url,
-            "REDIS_URL": redis_server.url,
-            "PRISM_REPORTS_DIR": str(REPORTS_DIR),
-            "PORT": str(port),
-        }
+    with log.open("wb") as log_file:
+        env = serve_env(fake, redis_url=redis_url, home=tmp_path, port=port)
         command = [*prism_command(), "serve", "--host", "127.0.0.1", "--workers", "2"]
         process = subprocess.Popen(command, env=env, stdout=log_file, stderr=subprocess.STDOUT)
         try:
             url = f"http://127.0.0.1:{port}"
             health = wait_healthy(url, process, log)
             assert health["ok"] is True and health["store"] == "ok"
-            slack = SlackDelivery(url + "/slack/events", SIGNING_SECRET, team_id=fake.team_id)
-            user, channel = unique("U"), unique("D")
-            question = "What is Northwind Outfitters' membership ARR?"
-            delivered = slack.event(dm(question, user=user, channel=channel))
-            assert delivered.status == 200
-            answer = fake.wait_for(
-                lambda: next(
-                    (m for m in fake.thread(channel, None) if m.text != texts.PLACEHOLDER), None
-                ),
-                timeout=20,
-                what="the offline answer",
-            )
-            assert "Northwind Outfitters" in answer.text
-            assert any(b.get("block_id") == "prism_feedback" for b in answer.blocks)
-            assert slack.raw("{}", {"Content-Type": "application/json"}).status == 401
+            yield url, log
         finally:
             process.send_signal(signal.SIGTERM)
             code = process.wait(timeout=30)
     assert code == 0, log.read_text()
+
+
+def test_prism_serve_under_gunicorn_answers_a_signed_dm(
+    redis_server: RedisServer, redis_client: redis.Redis, tmp_path: Path
+) -> None:
+    with (
+        FakeSlack(team_id=unique("T")) as fake,
+        served(fake, redis_server.url, tmp_path) as (url, log),
+    ):
+        slack = SlackDelivery(url + "/slack/events", SIGNING_SECRET, team_id=fake.team_id)
+        user, channel = unique("U"), unique("D")
+        question = "What is Northwind Outfitters' membership ARR?"
+        delivered = slack.event(dm(question, user=user, channel=channel))
+        assert delivered.status == 200
+        answer = fake.wait_for(
+            lambda: next(
+                (m for m in fake.thread(channel, None) if m.text != texts.PLACEHOLDER), None
+            ),
+            timeout=20,
+            what="the offline answer",
+        )
+        assert "Northwind Outfitters" in answer.text
+        assert any(b.get("block_id") == "prism_feedback" for b in answer.blocks)
+        assert slack.raw("{}", {"Content-Type": "application/json"}).status == 401
     assert "Booting worker" in log.read_text()
 
 

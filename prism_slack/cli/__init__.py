@@ -15,6 +15,7 @@ def build_parser() -> argparse.ArgumentParser:
         ask_cmd,
         chat_cmd,
         doctor_cmd,
+        feedback_cmd,
         reports_cmd,
         serve_cmd,
         verify_cmd,
@@ -23,7 +24,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="prism", description=__doc__)
     parser.add_argument("-v", "--verbose", action="store_true", help="log at DEBUG to stderr")
     sub = parser.add_subparsers(dest="command", required=True)
-    for module in (ask_cmd, chat_cmd, doctor_cmd, reports_cmd, serve_cmd, verify_cmd):
+    for module in (ask_cmd, chat_cmd, doctor_cmd, feedback_cmd, reports_cmd, serve_cmd, verify_cmd):
         module.register(sub)
     return parser
 

@@ -1,11 +1,11 @@
 """Renderers: one ``TurnResult``, drawn as terminal text or as Slack Block Kit."""
 
 from prism_slack.render.blocks import (
+    FEEDBACK_ACTION,
     FEEDBACK_BLOCK_ID,
-    FEEDBACK_DOWN_ACTION,
-    FEEDBACK_UP_ACTION,
     RenderedMessage,
     feedback_block,
+    feedback_value,
     render_blocks,
     render_ephemeral,
 )
@@ -14,12 +14,12 @@ from prism_slack.render.limits import message_problems
 from prism_slack.render.text import render_text
 
 __all__ = [
+    "FEEDBACK_ACTION",
     "FEEDBACK_BLOCK_ID",
-    "FEEDBACK_DOWN_ACTION",
-    "FEEDBACK_UP_ACTION",
     "RenderedMessage",
     "defang",
     "feedback_block",
+    "feedback_value",
     "message_problems",
     "render_blocks",
     "render_ephemeral",

@@ -6,14 +6,27 @@ added, and every mrkdwn text is ``verbatim`` so Slack does not auto-link bare UR
 channel names in it. Long text is split across sections at line, sentence or word
 boundaries; an answer too big for one message loses its last claims, and a context line
 says how many.
+
+Blocks are built with ``slack_sdk.models.blocks`` (so Slack's per-object limits are the
+library's, checked as each block is serialised) and handed on as their dicts. Every answer
+ends with Slack's ``feedback_buttons`` in a ``context_actions`` block; each button's value
+is ``<vote>:<turn id>`` (``feedback_value``).
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
+from slack_sdk.models.blocks import (
+    ContextActionsBlock,
+    ContextBlock,
+    FeedbackButtonObject,
+    FeedbackButtonsElement,
+    MarkdownTextObject,
+    SectionBlock,
+)
 
 from prism_slack.pipeline.result import Outcome, TurnResult
 from prism_slack.render.defang import defang
@@ -42,10 +55,10 @@ from prism_slack.verdict import Label
 logger = logging.getLogger(__name__)
 
 FEEDBACK_BLOCK_ID = "prism_feedback"
-FEEDBACK_UP_ACTION = "prism_feedback_up"
-FEEDBACK_DOWN_ACTION = "prism_feedback_down"
-FEEDBACK_UP_TEXT = "👍 Helpful"
-FEEDBACK_DOWN_TEXT = "👎 Not helpful"
+FEEDBACK_ACTION = "prism_feedback"
+FEEDBACK_UP_TEXT = "Helpful"
+FEEDBACK_DOWN_TEXT = "Not helpful"
+FeedbackVote = Literal["up", "down"]
 
 _NBSP = "\u00a0"
 """Glues a sentence to its citations, so a split never separates them."""
@@ -100,15 +113,26 @@ def render_ephemeral(text: str) -> RenderedMessage:
 
 
 def feedback_block(turn_id: str) -> Block:
-    """The 👍/👎 actions block; each button's value is the turn id."""
-    return {
-        "type": "actions",
-        "block_id": FEEDBACK_BLOCK_ID,
-        "elements": [
-            _button(FEEDBACK_UP_TEXT, FEEDBACK_UP_ACTION, turn_id),
-            _button(FEEDBACK_DOWN_TEXT, FEEDBACK_DOWN_ACTION, turn_id),
-        ],
-    }
+    """Slack's 👍/👎 ``feedback_buttons`` in a ``context_actions`` block, for one turn."""
+    buttons = FeedbackButtonsElement(
+        action_id=FEEDBACK_ACTION,
+        positive_button=FeedbackButtonObject(
+            text=FEEDBACK_UP_TEXT,
+            accessibility_label="This answer was helpful",
+            value=feedback_value("up", turn_id),
+        ),
+        negative_button=FeedbackButtonObject(
+            text=FEEDBACK_DOWN_TEXT,
+            accessibility_label="This answer was not helpful",
+            value=feedback_value("down", turn_id),
+        ),
+    )
+    return ContextActionsBlock(block_id=FEEDBACK_BLOCK_ID, elements=[buttons]).to_dict()
+
+
+def feedback_value(vote: FeedbackVote, turn_id: str) -> str:
+    """A feedback button's value: the vote and the turn it is about."""
+    return f"{vote}:{turn_id}"
 
 
 def _fits(blocks: list[Block]) -> bool:
@@ -224,24 +248,15 @@ def _chunks(text: str, limit: int) -> list[str]:
     return [c for c in (chunk.rstrip() for chunk in split_text(text, limit)) if c]
 
 
-def _mrkdwn(text: str) -> Block:
+def _mrkdwn(text: str) -> MarkdownTextObject:
     # verbatim: Slack still applies our formatting but does not auto-link bare URLs or
     # channel names, nor auto-parse mentions, in text we did not write.
-    return {"type": "mrkdwn", "text": text, "verbatim": True}
+    return MarkdownTextObject(text=text, verbatim=True)
 
 
 def _section(text: str) -> Block:
-    return {"type": "section", "text": _mrkdwn(text)}
+    return SectionBlock(text=_mrkdwn(text)).to_dict()
 
 
 def _context(text: str) -> Block:
-    return {"type": "context", "elements": [_mrkdwn(text)]}
-
-
-def _button(text: str, action_id: str, value: str) -> Block:
-    return {
-        "type": "button",
-        "text": {"type": "plain_text", "text": text, "emoji": True},
-        "action_id": action_id,
-        "value": value,
-    }
+    return ContextBlock(elements=[_mrkdwn(text)]).to_dict()

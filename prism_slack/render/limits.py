@@ -2,9 +2,10 @@
 
 Figures from Slack's Block Kit reference: a message holds at most 50 blocks; a section's
 text at most 3,000 characters (and at most 10 fields of 2,000); a context block at most 10
-elements; a header's plain text at most 150; an actions block at most 25 elements; a
-button's text at most 75, its value at most 2,000; ``action_id`` and ``block_id`` at most
-255. Context element text is kept to 2,000 here as a safe margin.
+elements; a header's plain text at most 150; an actions block at most 25 elements, a
+context_actions block at most 5; a button's text at most 75, its value at most 2,000;
+``action_id`` and ``block_id`` at most 255. Context element text is kept to 2,000 here
+as a safe margin.
 
 Slack also rejects a message whose blocks hold too much text in total
 (``msg_blocks_too_long``). That limit is not documented; reports put it near 12,000
@@ -26,6 +27,7 @@ CONTEXT_ELEMENTS = 10
 CONTEXT_TEXT = 2000
 HEADER_TEXT = 150
 ACTIONS_ELEMENTS = 25
+CONTEXT_ACTIONS_ELEMENTS = 5
 BUTTON_TEXT = 75
 BUTTON_VALUE = 2000
 ID_CHARS = 255
@@ -109,23 +111,52 @@ def _block(where: str, block: Mapping[str, Any]) -> list[str]:
         return _text(f"{where}.text", block.get("text", {}), HEADER_TEXT, plain=True)
     if kind == "actions":
         return _actions(where, block.get("elements", []))
+    if kind == "context_actions":
+        return _context_actions(where, block.get("elements", []))
     if kind == "divider":
         return []
     return [f"{where}: unexpected block type {kind!r}"]
 
 
-def _actions(where: str, elements: list[Mapping[str, Any]]) -> list[str]:
-    out = [] if elements else [f"{where}: actions without elements"]
-    if len(elements) > ACTIONS_ELEMENTS:
-        out.append(f"{where}.elements: {len(elements)} > {ACTIONS_ELEMENTS}")
+def _typed(
+    where: str, elements: list[Mapping[str, Any]], kind: str, limit: int, element_type: str
+) -> tuple[list[str], list[tuple[str, Mapping[str, Any]]]]:
+    """The problems of an actions-like block's element list, and its elements of the one
+    type it may hold, each with its place."""
+    out = [] if elements else [f"{where}: {kind} without elements"]
+    if len(elements) > limit:
+        out.append(f"{where}.elements: {len(elements)} > {limit}")
+    good = []
     for j, element in enumerate(elements):
         at = f"{where}.elements[{j}]"
-        if element.get("type") != "button":
+        if element.get("type") == element_type:
+            good.append((at, element))
+        else:
             out.append(f"{at}: unexpected element type {element.get('type')!r}")
-            continue
+    return out, good
+
+
+def _actions(where: str, elements: list[Mapping[str, Any]]) -> list[str]:
+    out, buttons = _typed(where, elements, "actions", ACTIONS_ELEMENTS, "button")
+    for at, element in buttons:
         out += _text(f"{at}.text", element.get("text", {}), BUTTON_TEXT, plain=True)
         if len(element.get("value", "")) > BUTTON_VALUE:
             out.append(f"{at}.value: longer than {BUTTON_VALUE}")
+        if not 0 < len(element.get("action_id", "")) <= ID_CHARS:
+            out.append(f"{at}.action_id: missing or longer than {ID_CHARS}")
+    return out
+
+
+def _context_actions(where: str, elements: list[Mapping[str, Any]]) -> list[str]:
+    out, feedback = _typed(
+        where, elements, "context_actions", CONTEXT_ACTIONS_ELEMENTS, "feedback_buttons"
+    )
+    for at, element in feedback:
+        for side in ("positive_button", "negative_button"):
+            button = element.get(side) or {}
+            out += _text(f"{at}.{side}.text", button.get("text", {}), BUTTON_TEXT, plain=True)
+            if not 0 < len(button.get("value", "")) <= BUTTON_VALUE:
+                out.append(f"{at}.{side}.value: missing or longer than {BUTTON_VALUE}")
         if not 0 < len(element.get("action_id", "")) <= ID_CHARS:
             out.append(f"{at}.action_id: missing or longer than {ID_CHARS}")
     return out

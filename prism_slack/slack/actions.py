@@ -1,32 +1,41 @@
-"""Interactivity: the 👍/👎 feedback buttons under every answer.
+"""Interactivity: the 👍/👎 ``feedback_buttons`` under every answer.
 
-A click is acked at once, then stored with the turn's audit record
-(``state.save_feedback(turn_id, user, value)``; the button's value is the turn id), and
-the rep gets an ephemeral thank-you — or, when the store is down, a note saying the
-feedback could not be saved.
+A click is acked at once. Only a member (``access``, as for messages) is heard: anyone
+else's click is dropped with one log line. The vote is stored with its turn id
+(``state.save_feedback(turn_id, user, vote)``; the button's value is ``<vote>:<turn id>``),
+and the rep gets a thank-you with ``chat.postEphemeral`` in the answer's own thread — or,
+when the store is down, a note that the vote could not be saved.
+
+Answers posted before ``feedback_buttons`` carry two plain buttons
+(``prism_feedback_up``/``_down``, value: the turn id); their clicks count the same.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
-from typing import Any, Literal
+import re
+from typing import Any
 
-from slack_bolt import Ack, App, Respond
+from slack_bolt import Ack, App, BoltContext
 
 from prism_slack.errors import StoreUnavailable
 from prism_slack.ports import StateStore
-from prism_slack.render.blocks import FEEDBACK_DOWN_ACTION, FEEDBACK_UP_ACTION
+from prism_slack.render.blocks import FEEDBACK_ACTION, FeedbackVote
 from prism_slack.slack import texts
-from prism_slack.slack.commands import CommandReply, send_response
+from prism_slack.slack.access import Access, Who, home_teams
+from prism_slack.slack.replies import Replier
 
 logger = logging.getLogger(__name__)
 
-FeedbackValue = Literal["up", "down"]
+LEGACY_ACTIONS: dict[str, FeedbackVote] = {
+    "prism_feedback_up": "up",
+    "prism_feedback_down": "down",
+}
+_ACTIONS = re.compile(r"^prism_feedback(?:_up|_down)?$")
 
 
-def record_feedback(state: StateStore, turn_id: str, user: str, value: FeedbackValue) -> str:
-    """Store one click; the text to show the rep."""
+def record_feedback(state: StateStore, turn_id: str, user: str, value: FeedbackVote) -> str:
+    """Store one vote; the text to show the rep."""
     if not turn_id or not user:
         logger.warning("feedback click without turn id or user")
         return texts.FEEDBACK_FAILED
@@ -42,19 +51,57 @@ def record_feedback(state: StateStore, turn_id: str, user: str, value: FeedbackV
     return texts.FEEDBACK_THANKS
 
 
-def register_actions(app: App, state: StateStore) -> None:
-    """Add the feedback button listeners to ``app``."""
+def vote_of(action: dict[str, Any]) -> tuple[FeedbackVote, str] | None:
+    """(vote, turn id) of a feedback click, or ``None`` when it does not say."""
+    value = str(action.get("value") or "")
+    action_id = str(action.get("action_id") or "")
+    if action_id in LEGACY_ACTIONS:
+        return (LEGACY_ACTIONS[action_id], value) if value else None
+    if action_id != FEEDBACK_ACTION:
+        return None
+    vote, _, turn_id = value.partition(":")
+    if vote == "up" and turn_id:
+        return "up", turn_id
+    if vote == "down" and turn_id:
+        return "down", turn_id
+    return None
 
-    def listener(value: FeedbackValue) -> Callable[..., None]:
-        def on_click(
-            ack: Ack, body: dict[str, Any], action: dict[str, Any], respond: Respond
-        ) -> None:
-            ack()
-            user = str((body.get("user") or {}).get("id") or "")
-            text = record_feedback(state, str(action.get("value") or ""), user, value)
-            send_response(respond, CommandReply(text=text), what=f"feedback {value}")
 
-        return on_click
+def register_actions(app: App, state: StateStore, access: Access, replier: Replier) -> None:
+    """Add the feedback listeners to ``app``."""
 
-    app.action(FEEDBACK_UP_ACTION)(listener("up"))
-    app.action(FEEDBACK_DOWN_ACTION)(listener("down"))
+    @app.action(_ACTIONS)
+    def on_feedback(
+        ack: Ack, body: dict[str, Any], action: dict[str, Any], context: BoltContext
+    ) -> None:
+        ack()
+        person = body.get("user") or {}
+        user = str(person.get("id") or "")
+        teams = tuple(dict.fromkeys(str(t) for t in (person.get("team_id"), _team(body)) if t))
+        who = access.who(user, teams, home=home_teams(context))
+        if who is not Who.MEMBER:
+            logger.warning("feedback click from %s dropped: %s", user or "-", who.value)
+            return
+        found = vote_of(action)
+        if found is None:
+            logger.warning("feedback click without a vote and turn id")
+            text = texts.FEEDBACK_FAILED
+        else:
+            text = record_feedback(state, found[1], user, found[0])
+        channel, thread_ts = _where(body)
+        if channel:
+            replier.ephemeral(channel, user, thread_ts, text)
+
+
+def _team(body: dict[str, Any]) -> str | None:
+    team = body.get("team")
+    return str(team.get("id")) if isinstance(team, dict) and team.get("id") else None
+
+
+def _where(body: dict[str, Any]) -> tuple[str | None, str | None]:
+    """The channel of the clicked message, and its thread (``None`` at the top level)."""
+    container = body.get("container") or {}
+    message = body.get("message") or {}
+    channel = container.get("channel_id") or (body.get("channel") or {}).get("id")
+    thread_ts = container.get("thread_ts") or message.get("thread_ts")
+    return (str(channel) if channel else None), (str(thread_ts) if thread_ts else None)

@@ -9,7 +9,8 @@ to the pipeline's ports. Bolt's defaults that matter here are kept on purpose:
 - the bot's own events are dropped (``ignoring_self_events_enabled``).
 
 With ``PRISM_ALLOWED_TEAMS`` set, requests from any other workspace are acked and dropped
-(a slash command says the app is not enabled there).
+(a slash command says the app is not enabled there). Who may ask inside a workspace, and
+where answers may appear, is ``access``'s (``PRISM_SHARED_CHANNELS``, ``PRISM_GUESTS``).
 """
 
 from __future__ import annotations
@@ -28,12 +29,14 @@ from prism_slack.errors import ConfigError
 from prism_slack.pipeline.turn import TurnDeps
 from prism_slack.settings import Settings
 from prism_slack.slack import texts
+from prism_slack.slack.access import Access, AccessPolicy
 from prism_slack.slack.actions import register_actions
 from prism_slack.slack.answering import MessageAnswerer
 from prism_slack.slack.client import Mode, build_web_client, slack_credentials
 from prism_slack.slack.commands import CommandHandler, register_commands
 from prism_slack.slack.events import register_events
 from prism_slack.slack.replies import Replier
+from prism_slack.slack.status import Panel, register_panel
 
 logger = logging.getLogger(__name__)
 
@@ -90,10 +93,15 @@ def build_app(
         )
     if settings.prism_allowed_teams:
         app.middleware(team_gate(frozenset(settings.prism_allowed_teams)))
-    answerer = MessageAnswerer(deps, Replier(client), lock_timeout_s=options.lock_timeout_s)
-    register_events(app, answerer)
-    register_commands(app, CommandHandler(deps.reports, deps.state))
-    register_actions(app, deps.state)
+    replier = Replier(client)
+    answerer = MessageAnswerer(deps, replier, lock_timeout_s=options.lock_timeout_s)
+    # -- issue 11: who may ask and where (access), the side panel (status) -----------
+    access = Access(client, AccessPolicy.from_settings(settings))
+    register_events(app, answerer, access)
+    register_panel(app, Panel(replier, deps.reports, deps.state))
+    register_commands(app, CommandHandler(deps.reports, deps.state), access)
+    register_actions(app, deps.state, access, replier)
+    # -- end issue 11 ------------------------------------------------------------------
     logger.info(
         "slack app ready: mode=%s listener_threads=%d store=%s",
         mode,

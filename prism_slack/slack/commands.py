@@ -7,6 +7,12 @@ is answered from that report from now on. Every text goes through ``render_ephem
 which defangs it, so neither a report's company name nor the rep's own words can ping.
 
 ``CommandHandler.handle`` is the surface-free part (text in, ``CommandReply`` out).
+
+Who may use it is ``access``'s rule, as for messages: someone from another organisation,
+a guest or an app gets nothing (the command is acked; one log line). In a channel shared
+with another organisation nothing is said for all to see: with ``PRISM_SHARED_CHANNELS=dm``
+``bind`` and ``unbind`` are refused with a note to ask in a DM; with ``ephemeral`` they work
+and only the rep sees the confirmation.
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ import time
 from typing import Any, Literal
 
 from pydantic import BaseModel
-from slack_bolt import Ack, App, Respond
+from slack_bolt import Ack, App, BoltContext, Respond
 from slack_sdk.errors import SlackClientError
 
 from prism_slack.errors import StoreUnavailable, UnknownReportError
@@ -25,6 +31,7 @@ from prism_slack.ports import Conversation, ReportStore, StateStore
 from prism_slack.render.blocks import render_ephemeral
 from prism_slack.reports.model import Report
 from prism_slack.slack import texts
+from prism_slack.slack.access import Access, Who, home_teams
 
 logger = logging.getLogger(__name__)
 
@@ -163,16 +170,33 @@ def _clip(text: str, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def register_commands(app: App, handler: CommandHandler) -> None:
+def register_commands(app: App, handler: CommandHandler, access: Access) -> None:
     """Add the ``/prism`` listener to ``app``."""
 
     @app.command(COMMAND)
-    def on_prism(ack: Ack, command: dict[str, Any], respond: Respond) -> None:
+    def on_prism(ack: Ack, command: dict[str, Any], respond: Respond, context: BoltContext) -> None:
         ack()
         text = str(command.get("text") or "")
-        where = Conversation(team=str(command.get("team_id") or ""), channel=command["channel_id"])
-        reply = handler.handle(text, where)
-        send_response(respond, reply, what=f"/prism {text.strip().partition(' ')[0].lower()}")
+        verb = text.strip().partition(" ")[0].lower()
+        user, channel = str(command.get("user_id") or ""), str(command["channel_id"])
+        teams = tuple(
+            dict.fromkeys(str(t) for t in (command.get("user_team"), command.get("team_id")) if t)
+        )
+        who = access.who(user, teams, home=home_teams(context))
+        if who not in (Who.MEMBER, Who.UNKNOWN):
+            logger.warning("/prism %s in %s not answered: %s %s", verb, channel, who.value, user)
+            return
+        where = Conversation(team=str(command.get("team_id") or ""), channel=channel)
+        shared = verb in ("bind", "unbind") and access.is_shared(channel, None)
+        if who is Who.UNKNOWN:
+            reply = CommandReply(text=texts.CANNOT_CHECK)
+        elif shared and access.policy.shared_channels == "dm":
+            reply = CommandReply(text=texts.SHARED_CHANNEL_BIND)
+        else:
+            reply = handler.handle(text, where)
+            if shared:
+                reply = reply.model_copy(update={"in_channel": False})
+        send_response(respond, reply, what=f"/prism {verb}")
 
 
 def send_response(respond: Respond, reply: CommandReply, *, what: str) -> bool:

@@ -1,9 +1,16 @@
 """Slack events → what PRISM answers: which messages count, where they live, what they say.
 
 Pure functions of the event payload (no client, no store). A message becomes an
-``Incoming`` — or a ``Skip`` naming why it is ignored: the bot's own messages, other bots,
-edits, deletions and every non-content subtype, hidden events, empty text (but a bare
-@mention is an ``Incoming`` with empty text: the rep called, so the bot answers).
+``Incoming`` — or a ``Skip`` naming why it is ignored: the bot's own messages, other bots
+and apps, edits (``message_changed``, or any event carrying ``edited``: an edited message
+is never a new question, however old), deletions and every non-content subtype, hidden
+events, empty text (but a bare @mention is an ``Incoming`` with empty text: the rep
+called, so the bot answers), and an untagged thread reply addressed to someone else
+(it mentions another person, a user group, ``@here`` or ``@channel``).
+
+An ``Incoming`` carries what the payload says about who asks and where (``teams``: every
+workspace or org id the payload gives for the asker; ``shared``: the envelope's
+``is_ext_shared_channel``), for ``prism_slack.slack.access`` to decide on.
 
 Where a message lives (``Incoming.conversation``), which decides its binding and history:
 
@@ -44,6 +51,14 @@ class Incoming(BaseModel):
     thread_ts: str | None = None
     text: str
     """The question, with the bot's mention removed and Slack markup made plain."""
+    teams: tuple[str, ...] = ()
+    """The asker's workspace/org ids as the payload states them (``user_team``,
+    ``source_team``, ``team``); every one must be allowed (``access``)."""
+    shared: bool | None = None
+    """The envelope's ``is_ext_shared_channel``; ``None`` when the payload does not say."""
+    private: bool = False
+    """Answer only the asker (ephemeral): set by ``access`` in a channel shared with
+    another organisation when the operator chose ephemeral answers there."""
 
     @property
     def is_dm(self) -> bool:
@@ -76,9 +91,14 @@ class Skip(BaseModel):
 
 
 def from_message_event(
-    event: dict[str, Any], *, team: str, bot_user_id: str | None, bot_id: str | None
+    event: dict[str, Any],
+    *,
+    team: str,
+    bot_user_id: str | None,
+    bot_id: str | None,
+    shared: bool | None = None,
 ) -> Incoming | Skip:
-    """A ``message`` event (DM, channel or private channel) as an ``Incoming``, or why not."""
+    """A ``message`` event (DM, channel, private channel, group DM) as an ``Incoming``."""
     skip = _skip_reason(event, bot_user_id=bot_user_id, bot_id=bot_id)
     if skip is not None:
         return Skip(reason=skip)
@@ -91,21 +111,35 @@ def from_message_event(
     elif bot_user_id is not None and mentions(text, bot_user_id):
         kind = "mention"
     elif thread_ts is not None:
+        if addresses_someone(text, bot_user_id):
+            return Skip(reason="thread reply addressed to someone else")
         kind = "thread"
     else:
         return Skip(reason="channel message not addressed to the bot")
-    return _incoming(kind, event, team=team, thread_ts=thread_ts, bot_user_id=bot_user_id)
+    return _incoming(
+        kind, event, team=team, thread_ts=thread_ts, bot_user_id=bot_user_id, shared=shared
+    )
 
 
 def from_mention_event(
-    event: dict[str, Any], *, team: str, bot_user_id: str | None, bot_id: str | None
+    event: dict[str, Any],
+    *,
+    team: str,
+    bot_user_id: str | None,
+    bot_id: str | None,
+    shared: bool | None = None,
 ) -> Incoming | Skip:
     """An ``app_mention`` event as an ``Incoming``, or why not."""
     skip = _skip_reason(event, bot_user_id=bot_user_id, bot_id=bot_id)
     if skip is not None:
         return Skip(reason=skip)
     return _incoming(
-        "mention", event, team=team, thread_ts=_thread_of(event), bot_user_id=bot_user_id
+        "mention",
+        event,
+        team=team,
+        thread_ts=_thread_of(event),
+        bot_user_id=bot_user_id,
+        shared=shared,
     )
 
 
@@ -116,6 +150,7 @@ def _incoming(
     team: str,
     thread_ts: str | None,
     bot_user_id: str | None,
+    shared: bool | None,
 ) -> Incoming | Skip:
     text = plain_text(str(event.get("text") or ""), bot_user_id)
     if not text and kind != "mention":
@@ -128,7 +163,26 @@ def _incoming(
         ts=str(event["ts"]),
         thread_ts=thread_ts,
         text=text,
+        teams=asker_teams(event),
+        shared=shared,
     )
+
+
+def asker_teams(event: dict[str, Any]) -> tuple[str, ...]:
+    """Every workspace or org id an event gives for its author, in a stable order.
+
+    In a Slack Connect channel ``user_team`` and ``source_team`` name the author's side
+    (an outside user's are their own organisation's); ``team`` and
+    ``user_profile.team`` are given in ordinary channels too.
+    """
+    profile = event.get("user_profile")
+    found = [
+        event.get("user_team"),
+        event.get("source_team"),
+        event.get("team"),
+        profile.get("team") if isinstance(profile, dict) else None,
+    ]
+    return tuple(dict.fromkeys(str(t) for t in found if t))
 
 
 def _skip_reason(
@@ -139,8 +193,10 @@ def _skip_reason(
         return f"subtype {subtype}"
     if event.get("hidden"):
         return "hidden event"
-    if event.get("bot_id") is not None or event.get("bot_profile") is not None:
-        return "own message" if event.get("bot_id") == bot_id else "bot message"
+    if event.get("edited") is not None:
+        return "edited message"
+    if any(event.get(k) is not None for k in ("bot_id", "bot_profile", "app_id")):
+        return "own message" if event.get("bot_id") == bot_id else "bot or app message"
     user = event.get("user")
     if not user:
         return "no user"
@@ -162,7 +218,15 @@ def mentions(text: str, user_id: str) -> bool:
     return re.search(rf"<@{re.escape(user_id)}(?:\|[^>]*)?>", text) is not None
 
 
+def addresses_someone(text: str, bot_user_id: str | None) -> bool:
+    """Whether ``text`` calls on someone other than the bot: another user, a user group,
+    ``@here``, ``@channel`` or ``@everyone``."""
+    others = [m.group(1) for m in _MENTION.finditer(text) if m.group(1) != bot_user_id]
+    return bool(others) or _BROADCAST.search(text) is not None
+
+
 _MENTION = re.compile(r"<@([A-Z0-9]+)(?:\|([^>]*))?>")
+_BROADCAST = re.compile(r"<!(?:here|channel|everyone|subteam\^)")
 _CHANNEL = re.compile(r"<#([A-Z0-9]+)(?:\|([^>]*))?>")
 _SPECIAL = re.compile(r"<!([a-z]+)(?:\^[^|>]*)?(?:\|([^>]*))?>")
 _LINK = re.compile(r"<([a-z][a-z0-9+.-]*:[^|>]*)(?:\|([^>]*))?>", re.IGNORECASE)

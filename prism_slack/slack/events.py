@@ -3,14 +3,21 @@
 Bolt acks every event before these run (its default, non-FaaS behaviour), so each one
 runs in the listener executor and may take as long as the model does.
 
-- ``message`` (``message.im``, ``message.channels``, ``message.groups``): a DM is always
-  answered; a channel message when it mentions the bot, or when it is a reply in a thread
-  where the bot is engaged.
+- ``message`` (``message.im``, ``message.channels``, ``message.groups``, ``message.mpim``):
+  a DM is always answered; a channel or group-DM message when it mentions the bot, or
+  when it is a reply in a thread where the bot is engaged and is not addressed to
+  someone else (``conversation``).
 - ``app_mention``: answered in the thread of the mention. Slack also sends the ``message``
   event of the same mention; both carry the same message identity, and only one is
   answered (see ``MessageAnswerer``).
-- ``assistant_thread_started``: a short greeting in the new assistant thread;
-  ``assistant_thread_context_changed``: acknowledged, nothing to do.
+- Every message PRISM would answer first goes past ``Access`` (who asks, and whether the
+  channel is shared with another organisation). One that is not answered is claimed like
+  an answer — so of the ``app_mention``/``message`` pair and of every retry, one writes the
+  single log line and, where the rep is told something, the single ephemeral note.
+- ``channel_shared`` / ``channel_unshared``: ``Access`` learns at once that a channel is
+  (no longer) shared with another organisation.
+- ``app_rate_limited`` (Slack is dropping our events): logged as an ERROR and acked.
+- The side panel's ``assistant_thread_*`` events: ``status``.
 """
 
 from __future__ import annotations
@@ -19,11 +26,11 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from slack_bolt import App, BoltContext, BoltRequest
+from slack_bolt import App, BoltContext, BoltRequest, BoltResponse
 
 from prism_slack.errors import StoreUnavailable
-from prism_slack.render.blocks import render_ephemeral
 from prism_slack.slack import texts
+from prism_slack.slack.access import Access, Decision, Ruling, home_teams
 from prism_slack.slack.answering import MessageAnswerer
 from prism_slack.slack.conversation import (
     Incoming,
@@ -31,56 +38,110 @@ from prism_slack.slack.conversation import (
     from_mention_event,
     from_message_event,
 )
-from prism_slack.slack.replies import Reply
 
 logger = logging.getLogger(__name__)
 
 
-def register_events(app: App, answerer: MessageAnswerer) -> None:
-    """Add the event listeners to ``app``."""
+def register_events(app: App, answerer: MessageAnswerer, access: Access) -> None:
+    """Add the message listeners (and the ``app_rate_limited`` handler) to ``app``."""
+    app.middleware(on_app_rate_limited)
+    app.event("message")(_listener(answerer, access, from_message_event))
+    app.event("app_mention")(_listener(answerer, access, from_mention_event))
 
-    app.event("message")(_listener(answerer, from_message_event))
-    app.event("app_mention")(_listener(answerer, from_mention_event))
+    @app.event("channel_shared")
+    def on_shared(event: dict[str, Any]) -> None:
+        if event.get("channel"):
+            access.channel_changed(str(event["channel"]), shared=True)
 
-    @app.event("assistant_thread_started")
-    def on_thread_started(event: dict[str, Any]) -> None:
-        thread = event.get("assistant_thread") or {}
-        channel, thread_ts = thread.get("channel_id"), thread.get("thread_ts")
-        if not channel or not thread_ts:
-            logger.warning("assistant_thread_started without channel or thread_ts")
-            return
-        greeting = render_ephemeral(texts.GREETING)
-        answerer.replier.post(str(channel), str(thread_ts), Reply(greeting.text, greeting.blocks))
+    @app.event("channel_unshared")
+    def on_unshared(event: dict[str, Any]) -> None:
+        # Still shared with another organisation, or not; when the event does not say, ask.
+        still = event.get("is_ext_shared")
+        if event.get("channel"):
+            access.channel_changed(
+                str(event["channel"]), shared=still if isinstance(still, bool) else None
+            )
 
-    @app.event("assistant_thread_context_changed")
-    def on_context_changed(event: dict[str, Any]) -> None:
-        logger.debug("assistant thread context changed")
+
+def on_app_rate_limited(body: dict[str, Any], next: Callable[[], None]) -> BoltResponse | None:
+    """Bolt middleware: Slack's ``app_rate_limited`` notice, an ERROR and a 200.
+
+    It is not an ``event_callback`` (no listener can match it), and it means Slack is
+    dropping this app's events for the rest of the minute.
+    """
+    if body.get("type") != "app_rate_limited":
+        next()
+        return None
+    logger.error(
+        "slack app_rate_limited: Slack is dropping events for team=%s app=%s minute=%s",
+        body.get("team_id"),
+        body.get("api_app_id"),
+        body.get("minute_rate_limited"),
+    )
+    return BoltResponse(status=200, body="")
 
 
 def _listener(
-    answerer: MessageAnswerer, parse: Callable[..., Incoming | Skip]
-) -> Callable[[dict[str, Any], BoltContext, BoltRequest], None]:
+    answerer: MessageAnswerer, access: Access, parse: Callable[..., Incoming | Skip]
+) -> Callable[[dict[str, Any], dict[str, Any], BoltContext, BoltRequest], None]:
     """A listener that reads the event with ``parse`` and answers what it finds."""
 
-    def listen(event: dict[str, Any], context: BoltContext, request: BoltRequest) -> None:
+    def listen(
+        event: dict[str, Any], body: dict[str, Any], context: BoltContext, request: BoltRequest
+    ) -> None:
+        shared = body.get("is_ext_shared_channel")
         found = parse(
             event,
             team=_team(context, event),
             bot_user_id=context.bot_user_id,
             bot_id=context.bot_id,
+            shared=shared if isinstance(shared, bool) else None,
         )
-        _handle(answerer, found, request)
+        _handle(answerer, access, found, request, home=home_teams(context))
 
     return listen
 
 
-def _handle(answerer: MessageAnswerer, found: Incoming | Skip, request: BoltRequest) -> None:
+def _handle(
+    answerer: MessageAnswerer,
+    access: Access,
+    found: Incoming | Skip,
+    request: BoltRequest,
+    *,
+    home: frozenset[str],
+) -> None:
     if isinstance(found, Skip):
         logger.debug("ignoring message event: %s", found.reason)
         return
     if found.kind == "thread" and not _engaged(answerer, found):
         return
-    answerer.answer(found, retry_num=_retry_num(request))
+    ruling = access.decide(found, home=home)
+    if ruling.decision is Decision.ANSWER:
+        answerer.answer(found, retry_num=_retry_num(request))
+    elif ruling.decision is Decision.ANSWER_PRIVATELY:
+        answerer.answer(found.model_copy(update={"private": True}), retry_num=_retry_num(request))
+    else:
+        _decline(answerer, found, ruling)
+
+
+def _decline(answerer: MessageAnswerer, incoming: Incoming, ruling: Ruling) -> None:
+    """Once per message: one log line, and the rep's ephemeral note where there is one."""
+    try:
+        if not answerer.deps.state.claim_event(incoming.claim_key):
+            return
+    except StoreUnavailable as e:
+        logger.warning("store unavailable; declining %s unclaimed: %s", incoming.claim_key, e)
+    logger.log(
+        logging.INFO if ruling.decision is Decision.ASK_IN_DM else logging.WARNING,
+        "slack message %s not answered: %s (%s)",
+        incoming.claim_key,
+        ruling.decision.value,
+        ruling.reason,
+    )
+    note = {Decision.ASK_IN_DM: texts.SHARED_CHANNEL, Decision.CANNOT_CHECK: texts.CANNOT_CHECK}
+    text = note.get(ruling.decision)
+    if text is not None:
+        answerer.replier.ephemeral(incoming.channel, incoming.user, incoming.reply_thread, text)
 
 
 def _engaged(answerer: MessageAnswerer, incoming: Incoming) -> bool:

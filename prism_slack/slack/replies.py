@@ -7,10 +7,18 @@ update falls back to posting the answer as a new message.
 
 While a turn runs the rep sees that PRISM is working:
 
-- in a DM thread (an assistant thread), ``assistant.threads.setStatus`` — the status
-  clears itself when the answer is posted;
-- everywhere else (or when ``setStatus`` is refused), a short placeholder message that the
-  answer then replaces in place with ``chat.update``.
+- in any thread — a channel mention's, an assistant thread in the side panel —
+  ``assistant.threads.setStatus`` with rotating ``loading_messages`` (Slack allows it in
+  channels with ``chat:write`` since 2026-03); the status clears itself when the answer is
+  posted in the thread;
+- elsewhere (a top-level DM has no thread to show a status in), or when Slack refuses
+  ``setStatus``, a short placeholder message that the answer then replaces in place with
+  ``chat.update``.
+
+A private answer (``Incoming.private``: a channel shared with another organisation, with
+ephemeral answers chosen) gets neither a status nor a placeholder — both are visible to
+everyone in the channel — and goes to the asker alone with ``chat.postEphemeral``, in the
+thread.
 """
 
 from __future__ import annotations
@@ -47,6 +55,8 @@ class Progress:
     thread_ts: str | None
     placeholder_ts: str | None = None
     status_set: bool = False
+    private_to: str | None = None
+    """The one user the reply is for (``chat.postEphemeral``), or ``None``: everyone."""
 
 
 class Replier:
@@ -58,7 +68,10 @@ class Replier:
     def begin(self, incoming: Incoming) -> Progress:
         """Show the rep that an answer is coming; never fails."""
         thread = incoming.reply_thread
-        if incoming.is_dm and thread is not None and self.set_status(incoming.channel, thread):
+        if incoming.private:
+            # Nothing the others in the channel could see: not even that a report is read.
+            return Progress(incoming.channel, thread, private_to=incoming.user)
+        if thread is not None and self.set_status(incoming.channel, thread):
             return Progress(incoming.channel, thread, status_set=True)
         placeholder = self.post(incoming.channel, thread, Reply(texts.PLACEHOLDER))
         return Progress(incoming.channel, thread, placeholder_ts=placeholder)
@@ -68,6 +81,14 @@ class Replier:
 
         Returns the ts of the message that holds the reply, or ``None`` if Slack refused.
         """
+        if progress.private_to is not None:
+            return self.ephemeral(
+                progress.channel,
+                progress.private_to,
+                progress.thread_ts,
+                reply.text,
+                blocks=reply.blocks,
+            )
         if progress.placeholder_ts is not None:
             if self.update(progress.channel, progress.placeholder_ts, reply):
                 return progress.placeholder_ts
@@ -75,7 +96,8 @@ class Replier:
         return self.post(progress.channel, progress.thread_ts, reply)
 
     def set_status(self, channel: str, thread_ts: str) -> bool:
-        """``assistant.threads.setStatus``; False where Slack does not allow it."""
+        """``assistant.threads.setStatus`` with rotating loading messages; False where Slack
+        refuses it."""
         response = self._call(
             "assistant.threads.setStatus",
             channel,
@@ -85,6 +107,20 @@ class Replier:
                 thread_ts=thread_ts,
                 status=texts.STATUS,
                 loading_messages=texts.LOADING_MESSAGES,
+            ),
+        )
+        return response is not None
+
+    def suggest_prompts(
+        self, channel: str, thread_ts: str, prompts: Sequence[dict[str, str]], *, title: str
+    ) -> bool:
+        """``assistant.threads.setSuggestedPrompts`` (``title``/``message`` pairs)."""
+        response = self._call(
+            "assistant.threads.setSuggestedPrompts",
+            channel,
+            f"thread={thread_ts}",
+            lambda: self.client.assistant_threads_setSuggestedPrompts(
+                channel_id=channel, thread_ts=thread_ts, prompts=list(prompts), title=title
             ),
         )
         return response is not None
@@ -119,17 +155,30 @@ class Replier:
         )
         return response is not None
 
-    def ephemeral(self, channel: str, user: str, thread_ts: str | None, text: str) -> bool:
-        """``chat.postEphemeral``: a note only ``user`` sees."""
+    def ephemeral(
+        self,
+        channel: str,
+        user: str,
+        thread_ts: str | None,
+        text: str,
+        *,
+        blocks: Sequence[dict[str, Any]] = (),
+    ) -> str | None:
+        """``chat.postEphemeral``: a message only ``user`` sees; its ``message_ts`` or None."""
         response = self._call(
             "chat.postEphemeral",
             channel,
             f"thread={thread_ts} user={user}",
             lambda: self.client.chat_postEphemeral(
-                channel=channel, user=user, thread_ts=thread_ts, text=text
+                channel=channel,
+                user=user,
+                thread_ts=thread_ts,
+                text=text,
+                blocks=list(blocks) or None,
             ),
         )
-        return response is not None
+        ts = response.get("message_ts") if response is not None else None
+        return str(ts) if ts else None
 
     def _call(
         self,

@@ -35,6 +35,25 @@ FEEDBACK_NOT_SAVED = (
 
 FEEDBACK_FAILED = "Something went wrong on my side saving your feedback — please try again."
 
+SHARED_CHANNEL = (
+    "This channel is shared with another organisation, so I don't post anything from an "
+    "audit report here. Ask me in a DM — the answer there is only for you."
+)
+SHARED_CHANNEL_BIND = (
+    "This channel is shared with another organisation, so I don't bind it to a report: "
+    "everyone here would see which prospect it is about. Ask me in a DM instead — "
+    "`/prism bind <company>` works there too."
+)
+CANNOT_CHECK = (
+    "I couldn't check with Slack who is asking, so I'm not answering this one — "
+    "try again in a minute."
+)
+
 PLACEHOLDER = ":hourglass_flowing_sand: Checking the audit report…"
 STATUS = "is reading the audit report…"
-LOADING_MESSAGES = ["Reading the audit report…", "Checking every fact against it…"]
+LOADING_MESSAGES = [
+    "Reading the audit report…",
+    "Finding the fields that answer this…",
+    "Checking every number and name against the report…",
+    "Holding back anything the report doesn't support…",
+]

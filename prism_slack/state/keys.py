@@ -30,6 +30,10 @@ key                                       type    value                         
 ``prism:audit:<turn_id>``                 string  AuditRecord JSON                 30 d
 ``prism:feedback:<turn_id>``              hash    user → ``{"user", "value",       30 d
                                                   "at"}`` JSON
+``prism:audits``                          zset    member: turn id; score: the      30 d
+                                                  turn's time (epoch ms); the
+                                                  newest 10,000 (``prism
+                                                  feedback``)
 ``prism:rate:<user>``                     hash    ``tokens``, ``ts`` (token        until the
                                                   bucket)                          bucket is
                                                                                    full again
@@ -75,6 +79,10 @@ def scope(where: Conversation) -> str:
 def binding(where: Conversation) -> str:
     """The report bound to exactly this scope (a thread does not see its channel's here)."""
     return f"{PREFIX}binding:{scope(where)}"
+
+
+AUDITS = f"{PREFIX}audits"
+"""Index of recent turns (``TurnLog.recent_audits``)."""
 
 
 def history(where: Conversation) -> str:

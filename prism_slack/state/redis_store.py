@@ -40,7 +40,7 @@ from prism_slack.ports import AuditRecord, Conversation, HistoryTurn
 from prism_slack.state import keys
 
 if TYPE_CHECKING:
-    from prism_slack.ports import StateStore
+    from prism_slack.ports import StateStore, TurnLog
 
 logger = logging.getLogger(__name__)
 
@@ -51,6 +51,8 @@ DAY: Final = 24 * HOUR
 MEMORY_DESCRIPTION: Final = "in-memory (embedded default; state is lost on restart)"
 
 _WATCH_ATTEMPTS = 32
+AUDIT_INDEX_SIZE: Final = 10_000
+"""How many recent turns ``prism:audits`` indexes."""
 _LOCK_POLL_S = 0.02
 _TURN_POLL_S = 0.02
 """How often the next message in line looks whether its turn has come (jittered ±50 %)."""
@@ -348,8 +350,35 @@ class RedisStateStore:
 
     def save_audit(self, record: AuditRecord) -> None:
         key = keys.audit(record.turn_id)
-        with redis_call("save_audit", key):
-            self._client.set(key, record.model_dump_json(), px=self._audit_ms)
+        at_ms = int(record.at.timestamp() * 1000)
+        with redis_call("save_audit", key), self._client.pipeline(transaction=True) as pipe:
+            pipe.set(key, record.model_dump_json(), px=self._audit_ms)
+            # issue 11: the index of recent turns behind ``recent_audits`` (prism feedback)
+            pipe.zadd(keys.AUDITS, {record.turn_id: at_ms})
+            pipe.zremrangebyrank(keys.AUDITS, 0, -AUDIT_INDEX_SIZE - 1)
+            pipe.pexpire(keys.AUDITS, self._audit_ms)
+            pipe.execute()
+
+    def recent_audits(self, limit: int) -> list[AuditRecord]:
+        """The newest ``limit`` audit records (expired ones are skipped), newest first."""
+        if limit < 1:
+            return []
+        with redis_call("recent_audits", keys.AUDITS, limit):
+            turn_ids = self._client.zrevrange(keys.AUDITS, 0, limit - 1)
+            raw = (
+                self._client.mget([keys.audit(_text(t) or "") for t in turn_ids])
+                if turn_ids
+                else []
+            )
+        records: list[AuditRecord] = []
+        for item in raw:
+            if item is None:
+                continue
+            try:
+                records.append(AuditRecord.model_validate_json(item))
+            except ValidationError:
+                logger.warning("skipping an unreadable audit record in %s", keys.AUDITS)
+        return records
 
     def get_audit(self, turn_id: str) -> AuditRecord | None:
         key = keys.audit(turn_id)
@@ -520,4 +549,7 @@ def _float(value: object) -> float | None:
 if TYPE_CHECKING:
 
     def _conforms(store: RedisStateStore) -> StateStore:
+        return store
+
+    def _logs_turns(store: RedisStateStore) -> TurnLog:
         return store

@@ -6,16 +6,21 @@ with form or JSON bodies, the way Slack does:
 
 - ``auth.test``, ``chat.postMessage``, ``chat.update``, ``chat.postEphemeral``,
   ``chat.delete``, ``assistant.threads.setStatus``, ``assistant.threads.setSuggestedPrompts``,
-  ``users.info``, ``apps.connections.open``; any other method answers ``unknown_method``;
+  ``users.info``, ``conversations.info``, ``apps.connections.open``; any other method
+  answers ``unknown_method``;
+- the workspace's people and channels: every user is a full member of ``team_id`` unless
+  ``add_user`` says otherwise (another organisation's, a guest, an app), every channel is
+  internal unless ``share_channel`` shares it with another organisation (Slack Connect);
 - the bot token is checked (``invalid_auth`` otherwise; ``apps.connections.open`` wants the
   app-level token);
 - messages are kept, so ``chat.update`` of a ts that was never posted is
   ``message_not_found``, and ``messages()`` shows what a channel looks like now;
 - Slack's message limits are enforced (≤ 50 blocks, section text ≤ 3,000 characters, …:
   ``invalid_blocks``; text over 40,000 characters: ``msg_too_long``);
-- ``assistant.threads.setStatus`` only works in threads registered with
-  ``add_assistant_thread`` (``invalid_thread_ts`` elsewhere), like Slack's assistant
-  threads.
+- ``assistant.threads.setStatus`` works in channel threads (``C…``/``G…``; Slack allows it
+  with ``chat:write`` since 2026-03) and in DM threads registered with
+  ``add_assistant_thread`` (``invalid_thread_ts`` in other DM threads); an empty status
+  clears it. ``setSuggestedPrompts`` only works in assistant threads.
 
 ``response_url(...)`` hands out URLs on the same server for slash-command and
 interactivity ``respond()``; posts to them are recorded as method ``"response_url"``.
@@ -52,6 +57,7 @@ MAX_HEADER_TEXT = 150
 MAX_MESSAGE_TEXT = 40_000
 MAX_CONTEXT_ELEMENTS = 10
 MAX_ACTIONS_ELEMENTS = 25
+MAX_CONTEXT_ACTIONS = 5
 MAX_BUTTON_TEXT = 75
 MAX_BUTTON_VALUE = 2000
 MAX_BLOCK_ID = 255
@@ -132,6 +138,8 @@ class FakeSlack(HTTPService):
         self._calls: list[RecordedCall] = []
         self._messages: dict[tuple[str, str], FakeMessage] = {}
         self._assistant_threads: set[tuple[str, str]] = set()
+        self._users: dict[str, dict[str, Any]] = {}
+        self._shared: set[str] = set()
         self._script = _Script()
         self._ts = itertools.count(1)
         self._urls = itertools.count(1)
@@ -177,6 +185,29 @@ class FakeSlack(HTTPService):
         """Make ``(channel, thread_ts)`` an assistant thread, where ``setStatus`` works."""
         with self._lock:
             self._assistant_threads.add((channel, thread_ts))
+
+    def add_user(
+        self,
+        user: str,
+        *,
+        team_id: str | None = None,
+        is_restricted: bool = False,
+        is_ultra_restricted: bool = False,
+        is_bot: bool = False,
+    ) -> None:
+        """How ``users.info`` describes ``user`` (by default: a full member of ``team_id``)."""
+        with self._lock:
+            self._users[user] = {
+                "team_id": team_id or self.team_id,
+                "is_restricted": is_restricted,
+                "is_ultra_restricted": is_ultra_restricted,
+                "is_bot": is_bot,
+            }
+
+    def share_channel(self, channel: str) -> None:
+        """Make ``channel`` a Slack Connect channel (``is_ext_shared`` in conversations.info)."""
+        with self._lock:
+            self._shared.add(channel)
 
     # -- inspection ------------------------------------------------------------------------
 
@@ -326,10 +357,12 @@ class FakeSlack(HTTPService):
     def _set_status(self, params: dict[str, Any]) -> dict[str, Any]:
         channel = _required(params, "channel_id", "channel_not_found")
         thread_ts = _required(params, "thread_ts", "invalid_thread_ts")
-        _required(params, "status", "invalid_arguments")
+        if not isinstance(params.get("status"), str):
+            raise _ApiError("invalid_arguments")
         with self._lock:
-            if (channel, thread_ts) not in self._assistant_threads:
-                raise _ApiError("invalid_thread_ts")
+            assistant = (channel, thread_ts) in self._assistant_threads
+        if not assistant and not channel.startswith(("C", "G")):
+            raise _ApiError("invalid_thread_ts")
         return {}
 
     def _set_prompts(self, params: dict[str, Any]) -> dict[str, Any]:
@@ -342,7 +375,24 @@ class FakeSlack(HTTPService):
 
     def _users_info(self, params: dict[str, Any]) -> dict[str, Any]:
         user = _required(params, "user", "user_not_found")
-        return {"user": {"id": user, "team_id": self.team_id, "name": user.lower()}}
+        with self._lock:
+            known = self._users.get(user) or {"team_id": self.team_id}
+        return {"user": {"id": user, "name": user.lower(), "deleted": False, **known}}
+
+    def _conversations_info(self, params: dict[str, Any]) -> dict[str, Any]:
+        channel = _required(params, "channel", "channel_not_found")
+        with self._lock:
+            shared = channel in self._shared
+        return {
+            "channel": {
+                "id": channel,
+                "is_channel": channel.startswith("C"),
+                "is_im": channel.startswith("D"),
+                "is_shared": shared,
+                "is_ext_shared": shared,
+                "is_org_shared": False,
+            }
+        }
 
     def _connections_open(self, params: dict[str, Any]) -> dict[str, Any]:
         if self.socket_url is None:
@@ -365,6 +415,7 @@ _METHODS: dict[str, Callable[[FakeSlack, dict[str, Any]], dict[str, Any]]] = {
     "assistant.threads.setStatus": FakeSlack._set_status,
     "assistant.threads.setSuggestedPrompts": FakeSlack._set_prompts,
     "users.info": FakeSlack._users_info,
+    "conversations.info": FakeSlack._conversations_info,
     "apps.connections.open": FakeSlack._connections_open,
 }
 
@@ -411,6 +462,8 @@ def block_problems(blocks: list[Any]) -> list[str]:
             problems.append(f"block {i}: over {MAX_CONTEXT_ELEMENTS} context elements")
         elif kind == "actions":
             problems += _actions_problems(i, block)
+        elif kind == "context_actions":
+            problems += _context_actions_problems(i, block)
     return problems
 
 
@@ -439,6 +492,27 @@ def _actions_problems(i: int, block: dict[str, Any]) -> list[str]:
                 problems.append(f"block {i}: button text over {MAX_BUTTON_TEXT}")
             if len(str(element.get("value", ""))) > MAX_BUTTON_VALUE:
                 problems.append(f"block {i}: button value over {MAX_BUTTON_VALUE}")
+    return problems
+
+
+def _context_actions_problems(i: int, block: dict[str, Any]) -> list[str]:
+    elements = block.get("elements") or []
+    problems = [] if elements else [f"block {i}: context_actions without elements"]
+    if len(elements) > MAX_CONTEXT_ACTIONS:
+        problems.append(f"block {i}: over {MAX_CONTEXT_ACTIONS} context actions")
+    for element in elements:
+        kind = element.get("type")
+        if kind == "feedback_buttons":
+            for side in ("positive_button", "negative_button"):
+                button = element.get(side) or {}
+                if not _text_of(button.get("text")) or not button.get("value"):
+                    problems.append(f"block {i}: {side} without text or value")
+                if len(_text_of(button.get("text"))) > MAX_BUTTON_TEXT:
+                    problems.append(f"block {i}: {side} text over {MAX_BUTTON_TEXT}")
+                if len(str(button.get("value", ""))) > MAX_BUTTON_VALUE:
+                    problems.append(f"block {i}: {side} value over {MAX_BUTTON_VALUE}")
+        elif kind != "icon_button":
+            problems.append(f"block {i}: {kind!r} is not a context action")
     return problems
 
 

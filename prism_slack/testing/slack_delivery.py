@@ -146,7 +146,10 @@ class SlackDelivery:
         assert signature is not None  # None only without a signing secret
         return {"X-Slack-Request-Timestamp": stamp, "X-Slack-Signature": signature}
 
-    def envelope(self, event: dict[str, Any], *, event_id: str | None = None) -> dict[str, Any]:
+    def envelope(
+        self, event: dict[str, Any], *, event_id: str | None = None, shared: bool = False
+    ) -> dict[str, Any]:
+        """An ``event_callback`` envelope; ``shared``: its ``is_ext_shared_channel``."""
         return {
             "token": "legacy-verification-token",
             "team_id": self.team_id,
@@ -156,6 +159,7 @@ class SlackDelivery:
             "event_id": event_id or "Ev" + uuid.uuid4().hex[:12].upper(),
             "event_time": int(time.time()),
             "authorizations": [{"team_id": self.team_id, "user_id": "UPRISMBOT", "is_bot": True}],
+            "is_ext_shared_channel": shared,
         }
 
     def event(
@@ -165,9 +169,10 @@ class SlackDelivery:
         event_id: str | None = None,
         retry_num: int | None = None,
         retry_reason: str = "http_timeout",
+        shared: bool = False,
     ) -> Delivered:
         """Deliver one Events API event (a redelivery when ``retry_num`` is given)."""
-        body = json.dumps(self.envelope(event, event_id=event_id))
+        body = json.dumps(self.envelope(event, event_id=event_id, shared=shared))
         headers = {"Content-Type": "application/json"}
         if retry_num is not None:
             headers["X-Slack-Retry-Num"] = str(retry_num)
@@ -212,23 +217,36 @@ class SlackDelivery:
         user: str,
         channel: str,
         message_ts: str,
-        response_url: str,
+        response_url: str = "",
         block_id: str = "prism_feedback",
+        action_type: str = "button",
+        thread_ts: str | None = None,
+        user_team: str | None = None,
     ) -> Delivered:
-        """Deliver one button click on a message the bot posted."""
+        """Deliver one click on a message the bot posted (``action_type="feedback_buttons"``
+        for Slack's feedback buttons); ``user_team``: the clicker's own workspace."""
+        container: dict[str, Any] = {
+            "type": "message",
+            "message_ts": message_ts,
+            "channel_id": channel,
+            "is_ephemeral": False,
+        }
+        message: dict[str, Any] = {"type": "message", "ts": message_ts, "text": ""}
+        if thread_ts is not None:
+            container["thread_ts"] = message["thread_ts"] = thread_ts
         payload = {
             "type": "block_actions",
             "team": {"id": self.team_id, "domain": "fake"},
-            "user": {"id": user, "team_id": self.team_id},
+            "user": {"id": user, "team_id": user_team or self.team_id},
             "api_app_id": self.api_app_id,
-            "container": {"type": "message", "message_ts": message_ts, "channel_id": channel},
+            "container": container,
             "channel": {"id": channel},
-            "message": {"type": "message", "ts": message_ts, "text": ""},
+            "message": message,
             "response_url": response_url,
             "trigger_id": "trigger." + uuid.uuid4().hex[:8],
             "actions": [
                 {
-                    "type": "button",
+                    "type": action_type,
                     "action_id": action_id,
                     "block_id": block_id,
                     "value": value,
