@@ -19,7 +19,7 @@ import pytest
 from prism_slack.claims import ABSENT_TEXT, Answer
 from prism_slack.errors import ConfigError
 from prism_slack.llm import lexicon
-from prism_slack.llm.offline import MAX_CLAIMS, OfflineAnswerer
+from prism_slack.llm.offline import MAX_BRIEF_CLAIMS, OfflineAnswerer
 from prism_slack.llm.offline_index import index_for
 from prism_slack.llm.offline_wording import ask_claim, coaching_claim, format_number
 from prism_slack.llm.playbook import FRAME_IDS, MOVE_IDS, Playbook, load_playbook, parse_playbook
@@ -214,7 +214,7 @@ ALWAYS_ABSENT = [
     "who is their CEO's spouse?",
     "what's their stock price?",
     "what's their Q1 revenue?",
-    "how many patents do they hold?",
+    "how many trademarks do they hold?",
 ]
 
 
@@ -223,9 +223,9 @@ def test_answer_cites_the_expected_fields(
     slug: str, question: str, expected: tuple[str, ...] | str
 ) -> None:
     answer = ask(slug, question)
-    assert 1 <= len(answer.claims) <= MAX_CLAIMS
+    assert 1 <= len(answer.claims) <= MAX_BRIEF_CLAIMS
     if expected == ABSENT:
-        assert [c.kind for c in answer.claims] == ["absent"], answer
+        assert_absent(answer)
         return
     assert "absent" not in {c.kind for c in answer.claims}, answer
     missing = set(expected) - cited(answer)
@@ -235,8 +235,15 @@ def test_answer_cites_the_expected_fields(
 @pytest.mark.parametrize("slug", SLUGS)
 @pytest.mark.parametrize("question", ALWAYS_ABSENT)
 def test_questions_the_report_cannot_answer_are_absent(slug: str, question: str) -> None:
-    answer = ask(slug, question)
-    assert [(c.kind, c.text, c.evidence) for c in answer.claims] == [("absent", ABSENT_TEXT, [])]
+    assert_absent(ask(slug, question))
+
+
+def assert_absent(answer: Answer) -> None:
+    """ "Not in the report" first, then at most what the report holds nearby (facts)."""
+    first, *nearby = answer.claims
+    assert (first.kind, first.text, first.evidence) == ("absent", ABSENT_TEXT, []), answer
+    assert all(c.kind == "fact" for c in nearby), answer
+    assert len(nearby) <= 2, answer
 
 
 @pytest.mark.parametrize("slug", SLUGS)
@@ -350,7 +357,7 @@ def test_answers_are_deterministic_and_bounded() -> None:
     for slug, question, _ in CASES:
         first, second = ask(slug, question), ask(slug, question)
         assert first == second
-        assert len(first.claims) <= MAX_CLAIMS
+        assert len(first.claims) <= MAX_BRIEF_CLAIMS
 
 
 def test_offline_answerer_is_an_answer_model() -> None:
@@ -399,7 +406,7 @@ def test_synonyms(word: str, concept: str) -> None:
 def test_phrases_merge_before_synonyms() -> None:
     assert lexicon.text_terms("what's their top line?") == ["revenue"]
     assert lexicon.text_terms("annual recurring revenue") == ["arr"]
-    assert lexicon.text_terms("e-commerce platform") == [lexicon.stem("ecommerce"), "vendor"]
+    assert lexicon.text_terms("e-commerce platform") == ["ecommerce", "vendor"]
 
 
 # -- speed ------------------------------------------------------------------------------
