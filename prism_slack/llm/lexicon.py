@@ -202,7 +202,7 @@ def soft_concept(term: str) -> str | None:
 
 COACHING = "coaching"
 SUMMARY = "summary"
-BRIEF = "brief"
+BRIEF = "talkingpoints"
 """Talking points, what to lead with: the top findings with a figure and a move each."""
 FINDING = "finding"
 STAKEHOLDER = "stakeholder"
