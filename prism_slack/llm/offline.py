@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 
 from prism_slack.claims import ABSENT_TEXT, Answer, Claim
 from prism_slack.llm import lexicon
+from prism_slack.llm import offline_figures as figures
 from prism_slack.llm import offline_wording as wording
 from prism_slack.llm.offline_index import Hit, Item, ReportIndex, Terms, index_for
 from prism_slack.llm.playbook import Frame, Move, Playbook, load_playbook
@@ -144,13 +145,17 @@ class Question:
 
 
 _PERIOD = re.compile(r"(?:q[1-4]|h[12])(?:fy)?\d{0,4}")
+_FIGURE = re.compile(r"\d+(?:k|m|mm|b|bn)?")
+"""A figure the rep typed ("$5B", "40%"): it sharpens the ranking, it is never a subject (a
+passage repeating the rep's figure does not answer "what is revenue?" better than the field)."""
 _NAMES = re.compile(r"(?<=\w\W)\b[A-Z][a-z]+\b")
 
 
 def parse_question(text: str, index: ReportIndex, *, names_company: bool = False) -> Question:
     """``text`` in index terms. A word the report and the lexicon do not know weighs half,
     unless it is a name (capitalised inside the sentence: "Brazil") or a quarter ("Q1"):
-    those qualify the subject, and a field without them does not answer it."""
+    those qualify the subject, and a field without them does not answer it. A figure
+    (``5b``) only sharpens the ranking."""
     tokens = [index.correct(t) for t in lexicon.words(text)]
     raw = set(tokens)
     specific = {lexicon.stem(w) for w in _NAMES.findall(text)} | {
@@ -170,7 +175,7 @@ def parse_question(text: str, index: ReportIndex, *, names_company: bool = False
             q.summary = q.brief = True
         elif term in (lexicon.SCALE, "max", "maximum"):
             q.scale = True
-        elif lexicon.is_soft(term):
+        elif lexicon.is_soft(term) or _FIGURE.fullmatch(term):
             concept = lexicon.soft_concept(term) or term
             if concept == lexicon.SCALE:
                 q.scale = True
@@ -210,6 +215,9 @@ class Composer:
         self.max_claims = max_claims
 
     def answer(self, text: str, history: list[HistoryTurn] | None = None) -> list[Claim]:
+        return self.consistent(self.compose(text, history))
+
+    def compose(self, text: str, history: list[HistoryTurn] | None) -> list[Claim]:
         stripped = self.index.companies.strip(text)
         named = stripped != " ".join(text.split())
         text = stripped or text
@@ -230,6 +238,46 @@ class Composer:
         for part in parts:
             claims += self.part(part)[:share]
         return _dedupe(claims)[: max(self.max_claims, 2 * len(parts))]
+
+    def consistent(self, claims: list[Claim]) -> list[Claim]:
+        """``claims`` without the quoted passages that state another amount or percentage
+        for a field the answer states ("revenue is $5B" beside ``Revenue: $412.5M``),
+        unless the figure is that of another field the passage names."""
+        stated = [
+            item
+            for item in self.items_of([c for c in claims if c.kind == "fact"])
+            if item.kind == "leaf"
+        ]
+        if not stated:
+            return claims
+        return [c for c in claims if not self.contradicts_any(c, stated)]
+
+    def contradicts_any(self, claim: Claim, stated: list[Item]) -> bool:
+        if not claim.evidence or not claim.evidence[0].endswith(".detail"):
+            return False
+        terms = set(lexicon.text_terms(claim.text))
+        passage = figures.text_figures(claim.text)
+        for item in stated:
+            found = figures.field_kind(item.keys, item.leaves[0].value)
+            if found is None:
+                continue
+            kind, value = found
+            subject = self.index.name_terms[item.order]
+            if not figures.contradicts(claim.text, subject=subject, kind=kind, value=value):
+                continue
+            if not any(self.names_figure(terms, f) for f in passage if f.kind == kind):
+                return True
+        return False
+
+    def names_figure(self, terms: set[str], figure: figures.Figure) -> bool:
+        """Some field whose name ``terms`` hold has ``figure`` as its value."""
+        for item, names in zip(self.index.items, self.index.name_terms, strict=True):
+            if item.kind != "leaf" or not names or not names <= terms:
+                continue
+            found = figures.field_kind(item.keys, item.leaves[0].value)
+            if found is not None and found[0] == figure.kind and figure.matches(abs(found[1])):
+                return True
+        return False
 
     # -- conversation --------------------------------------------------------------------
 
