@@ -303,10 +303,7 @@ class Composer:
         """The items ``claims`` cite, in the order the claims cite them."""
         out: list[Item] = []
         for path in (p for c in claims for p in c.evidence):
-            for item in self.index.items:
-                held = item.path == path or any(leaf.path == path for leaf in item.leaves)
-                if held and item not in out:
-                    out.append(item)
+            out += [item for item in self.index.holding(path) if item not in out]
         return out
 
     def related_terms(self, items: list[Item]) -> Terms:

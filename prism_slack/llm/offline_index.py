@@ -126,11 +126,21 @@ class ReportIndex:
     bm25: BM25Okapi
     _known_words: frozenset[str] = frozenset()
     _cache: dict[str, list[float]] = field(default_factory=dict)
+    _holders: dict[str, list[Item]] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
     def scale_paths(self) -> frozenset[str]:
         return frozenset(leaf.path for leaf in self.scales.values())
+
+    def holding(self, path: str) -> list[Item]:
+        """The items that are, or hold, the leaf or record at ``path``."""
+        if not self._holders:
+            with self._lock:
+                for item in self.items:
+                    for p in dict.fromkeys([item.path, *(leaf.path for leaf in item.leaves)]):
+                        self._holders.setdefault(p, []).append(item)
+        return self._holders.get(path, [])
 
     def knows(self, term: str) -> bool:
         return term in self.postings or term in lexicon.KNOWN
