@@ -10,7 +10,8 @@
 
 Writes ``bench/results/answers.md`` and ``answers.json``.
 
-Usage: python bench/answer_bench.py [--corpus DIR] [--kind K] [-v] [--no-write]
+Usage: python bench/answer_bench.py [--corpus DIR] [--questions FILE] [--reports DIR]
+       [--kind K] [-v] [--no-write]
 """
 
 from __future__ import annotations
@@ -50,10 +51,10 @@ def load_scorer(corpus: Path) -> ModuleType:
     return module
 
 
-def deps() -> TurnDeps:
+def deps(reports: Path) -> TurnDeps:
     playbook = load_playbook()
     return TurnDeps(
-        reports=FileReportStore(ROOT / "reports"),
+        reports=FileReportStore(reports),
         state=memory_store(),
         model=OfflineAnswerer(),
         playbook_text=playbook.render(),
@@ -74,15 +75,23 @@ def run_case(case: dict[str, Any], turn_deps: TurnDeps) -> tuple[str, str | None
     return render_text(result), result.report
 
 
-def score(corpus: Path, kinds: list[str] | None, verbose: bool) -> dict[str, Any]:
+def score(
+    corpus: Path,
+    kinds: list[str] | None,
+    verbose: bool,
+    *,
+    reports_dir: Path = ROOT / "reports",
+    questions: Path | None = None,
+) -> dict[str, Any]:
     scorer = load_scorer(corpus)
-    cases = [json.loads(line) for line in (corpus / "questions.jsonl").read_text().splitlines()]
+    lines = (questions or corpus / "questions.jsonl").read_text().splitlines()
+    cases = [json.loads(line) for line in lines if line.strip()]
     cases = [c for c in cases if not kinds or c["kind"] in kinds]
     reports = {
-        slug: json.loads((ROOT / "reports" / slug / "audit-data.json").read_text())
+        slug: json.loads((reports_dir / slug / "audit-data.json").read_text())
         for slug in {c["report"] for c in cases}
     }
-    turn_deps = deps()
+    turn_deps = deps(reports_dir)
     by_kind: dict[str, Counter[str]] = defaultdict(Counter)
     misses: list[dict[str, Any]] = []
     for case in cases:
@@ -212,12 +221,16 @@ def markdown(result: dict[str, Any], lat: dict[str, Any]) -> str:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
+    ap.add_argument("--questions", type=Path, help="questions.jsonl (default: the corpus's)")
+    ap.add_argument("--reports", type=Path, default=ROOT / "reports", help="reports directory")
     ap.add_argument("--kind", action="append")
     ap.add_argument("--verbose", "-v", action="store_true")
     ap.add_argument("--show", action="append", default=[], metavar="CLASS")
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args()
-    result = score(args.corpus, args.kind, args.verbose)
+    result = score(
+        args.corpus, args.kind, args.verbose, reports_dir=args.reports, questions=args.questions
+    )
     for miss in result["misses"]:
         if miss["class"] in args.show:
             print(f"--- {miss['class']} {miss['kind']} {miss['context']} {miss['question']}")
@@ -230,7 +243,7 @@ def main() -> int:
     )
     lat = latency(args.corpus)
     print(f"latency: {lat}")
-    if not args.no_write and not args.kind:
+    if not args.no_write and not args.kind and args.reports == ROOT / "reports":
         RESULTS.mkdir(parents=True, exist_ok=True)
         (RESULTS / "answers.json").write_text(
             json.dumps({"score": result, "latency": lat}, indent=2, ensure_ascii=False) + "\n"

@@ -128,6 +128,13 @@ VOCABULARY: frozenset[str] = frozenset(
 """Every word the lexicon lists, as written (targets for typo correction)."""
 
 
+RECORD_FIELDS: dict[str, dict[str, tuple[str, ...]]] = {
+    str(kind): {str(role): tuple(str(keys).split()) for role, keys in roles.items()}
+    for kind, roles in _DATA["record_fields"].items()
+}
+"""Record kind (``finding``, ``person``) → field role → the keys a report may use for it."""
+
+
 def expand(tokens: Iterable[str]) -> list[str]:
     """Tokens with chat shorthand spelled out."""
     out: list[str] = []

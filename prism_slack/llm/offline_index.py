@@ -34,7 +34,10 @@ from prism_slack.reports.model import Report
 
 ItemKind = Literal["leaf", "list", "record"]
 
-UNIT_WORDS = frozenset({"usd", "pct", "percent", "eur", "gbp"})
+CURRENCIES = {"usd": "$", "eur": "€", "gbp": "£"}
+KEY_SCALES = {"thousands": 3, "millions": 6, "billions": 9, "mn": 6, "bn": 9}
+"""Scale words a key may carry: ``total_assets_usd_millions = 3412.8`` is $3.41B."""
+UNIT_WORDS = frozenset({"pct", "percent", *CURRENCIES, *KEY_SCALES})
 SKIPPED_SECTIONS = frozenset({"access"})
 SCALE_KEYS = ("max", "scale", "out_of", "max_score")
 SEVERITY_RANK = {"critical": 0, "high": 1, "medium": 2, "low": 3}
@@ -282,19 +285,21 @@ class _Builder:
     def record(self, path: str, keys: tuple[str, ...], value: Mapping[str, Any]) -> None:
         leaves: list[Leaf] = []
         _flatten(path, value, leaves)
-        fields = {
-            str(k): Leaf(join_key(path, str(k)), v)
-            for k, v in value.items()
-            if not _is_container(v) and v is not None
-        }
+        fields = _roles(
+            {
+                str(k): Leaf(join_key(path, str(k)), v)
+                for k, v in value.items()
+                if not _is_container(v) and v is not None
+            }
+        )
+        heads = {fields[k].path for k in ("title", "name", "severity", "role") if k in fields}
         strengths = _Strengths()
         for i, key in enumerate(keys):
             strengths.put(lexicon.key_words(key), MIDDLE_KEY if i else SECTION_KEY + 0.5)
         for leaf in leaves:
             last = leaf.path.rsplit(".", 1)[-1]
             strengths.put(lexicon.key_words(last), FIELD_KEY)
-            title_like = last in ("title", "name", "severity", "role")
-            strengths.value(leaf.value, TITLE_VALUE if title_like else VALUE)
+            strengths.value(leaf.value, TITLE_VALUE if leaf.path in heads else VALUE)
         item = Item(len(self.items), "record", path, keys, tuple(leaves), fields)
         self.add(item, strengths, frozenset())
 
@@ -343,6 +348,38 @@ class _Strengths:
 def _names(keys: tuple[str, ...]) -> frozenset[str]:
     words = [w for w in lexicon.key_words(keys[-1]) if w not in UNIT_WORDS]
     return frozenset(lexicon.terms(words))
+
+
+def _roles(fields: dict[str, Leaf]) -> dict[str, Leaf]:
+    """A finding's or a person's fields under the names the answerer reads (``title``,
+    ``severity``, ``detail``; ``name``, ``title``, ``role``, ``notes``), whatever keys the
+    report gives them (``headline``, ``rating``, ``explanation``; ``full_name``,
+    ``position``, ``buying_role``, ``remarks``). A person is a record with a name and a
+    position or role; a finding, one with a severity word in a field and a headline. Any
+    other record keeps its keys."""
+    severity = next(
+        (k for k, leaf in fields.items() if str(leaf.value).strip().lower() in SEVERITY_RANK),
+        None,
+    )
+    kinds = ("person", "finding") if severity is not None else ("person",)
+    for kind in kinds:
+        picked: dict[str, str] = {"severity": severity} if kind == "finding" and severity else {}
+        for role, keys in lexicon.RECORD_FIELDS[kind].items():
+            key = next((k for k in keys if k in fields and k not in picked.values()), None)
+            if key is not None:
+                picked[role] = key
+        complete = (
+            "title" in picked
+            if kind == "finding"
+            else ("name" in picked and ("title" in picked or "role" in picked))
+        )
+        if complete:
+            renamed = {role: fields[key] for role, key in picked.items()}
+            taken = set(picked.values())
+            return renamed | {
+                k: v for k, v in fields.items() if k not in taken and k not in renamed
+            }
+    return fields
 
 
 def _is_container(value: Any) -> bool:

@@ -20,7 +20,7 @@ import yaml
 from prism_slack.claims import Claim
 from prism_slack.evidence import Leaf, Scalar
 from prism_slack.llm.lexicon import wordset
-from prism_slack.llm.offline_index import UNIT_WORDS, Item
+from prism_slack.llm.offline_index import CURRENCIES, KEY_SCALES, UNIT_WORDS, Item
 from prism_slack.llm.playbook import Entry
 
 ACRONYMS = wordset(
@@ -30,8 +30,12 @@ ACRONYMS = wordset(
 _GENERIC_LABELS = frozenset({"id", "name", "version", "type", "period", "scope", "status", "date"})
 _VENDOR_WORDS = frozenset({"vendor", "platform", "provider", "tool", "system", "software"})
 _FRACTION_WORDS = frozenset(
-    {"rate", "margin", "ratio", "share", "churn", "conversion", "retention", "yield"}
-)
+    {
+        "rate", "margin", "ratio", "share", "churn", "conversion", "retention", "yield",
+        "occupancy", "adoption", "completion", "attrition", "return", "penetration",
+        "utilisation", "utilization", "abandonment", "mix",
+    }
+)  # fmt: skip
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[\"'“(]?[A-Z0-9])")
 
 
@@ -50,7 +54,10 @@ def _plain(d: Decimal) -> str:
 
 
 _SCALES = ((Decimal(10) ** 9, "B"), (Decimal(10) ** 6, "M"))
-_UNIT_KEYS = {"days": "days", "months": "months", "hours": "hours", "minutes": "min"}
+_UNIT_KEYS = {
+    "days": "days", "months": "months", "hours": "hours", "minutes": "min", "seconds": "seconds",
+    "ppm": "ppm",
+}  # fmt: skip
 
 
 def compact(d: Decimal) -> str:
@@ -83,8 +90,12 @@ def format_number(keys: tuple[str, ...], value: int | float) -> str:
     key = [w for k in keys[-1:] for w in _words(k)]
     if "pct" in key or "percent" in key:
         return f"{_plain(d)}%"
-    if "usd" in key:
-        return f"-${compact(-d)}" if d < 0 else f"${compact(d)}"
+    scale = next((KEY_SCALES[w] for w in key if w in KEY_SCALES), 0)
+    if scale:
+        d = (d * Decimal(10) ** scale).normalize()
+    symbol = next((CURRENCIES[w] for w in key if w in CURRENCIES), None)
+    if symbol is not None:
+        return f"-{symbol}{compact(-d)}" if d < 0 else f"{symbol}{compact(d)}"
     if isinstance(value, float) and abs(value) < 1 and _FRACTION_WORDS & set(key):
         return f"{format((d * 100).normalize(), 'f')}%"
     if "year" in key or "founded" in key:
