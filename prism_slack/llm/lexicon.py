@@ -30,6 +30,8 @@ from typing import Any
 import yaml
 
 _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z0-9]+)*")
+_AMPERSAND = re.compile(r"\b([a-z])\s?&\s?([a-z])\b")
+"""``f&b``, ``p&l``, ``r&d``: one word of initials (``fb``)."""
 
 
 def wordset(text: str) -> frozenset[str]:
@@ -49,7 +51,8 @@ _DATA = _load()
 def words(text: str) -> list[str]:
     """Lower-case word tokens; hyphenated words split (``no-show`` → ``no``, ``show``)."""
     out: list[str] = []
-    for m in _TOKEN.finditer(text.lower().replace("’", "'").replace("-", " ")):
+    text = _AMPERSAND.sub(r"\1\2", text.lower().replace("’", "'").replace("-", " "))
+    for m in _TOKEN.finditer(text):
         token = m.group(0)
         if token.endswith("'s"):
             token = token[:-2]

@@ -28,6 +28,7 @@ import logging
 import re
 import time
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 from prism_slack.claims import ABSENT_TEXT, Answer, Claim
 from prism_slack.llm import lexicon
@@ -70,17 +71,13 @@ _METRIC_TERMS = lexicon.wordset(
     "netmargin netincome netrevenue"
 )
 _SPLIT = re.compile(
-    r"\s*(?:,|;|&|\band\b|\bplus\b|\bas well as\b|\bvs\.?|\bversus\b|\bcompared (?:to|with)\b)\s*",
+    r"\s*(?:,|;|(?<!\b\w)&(?!\w\b)|\band\b|\bplus\b|\bas well as\b|\bvs\.?|\bversus\b"
+    r"|\bcompared (?:to|with)\b)\s*",
     re.IGNORECASE,
 )
 _SIZE_SECTIONS = ("facilities", "locations", "stores", "offices", "sites", "branches")
 _SIZE_KEYS = lexicon.wordset(
     "hospitals clinics stores warehouses offices locations sites branches facilities customers"
-)
-_HEADLINES: tuple[frozenset[str], ...] = (
-    frozenset({"revenue"}),
-    frozenset({"revenue", "growth"}),
-    frozenset({"margin"}),
 )
 
 
@@ -395,15 +392,21 @@ class Composer:
         return claims or [absent()]
 
     def size(self) -> list[Claim]:
-        """How big the prospect is: revenue, employees, places and customers."""
+        """How big the prospect is: its revenue (or largest amount), headcount, and the
+        counts the report keeps about the company (places, customers, members)."""
         claims = [self.item_claims(item)[0] for item in self.headlines()[:1]]
-        for item in self.index.items:
-            if item.kind != "leaf" or not wording.is_number(item.leaves[0].value):
-                continue
+        for item, names in self.numbers():
             keys = set(lexicon.key_words(item.keys[-1]))
-            if item.keys[-1] == "employees" or (
+            if "founded" in names or "year" in keys or self.money(item) is not None:
+                continue
+            if "employee" in names or (
                 item.section in ("company", "metrics")
-                and (keys & _SIZE_KEYS or any(k in _SIZE_SECTIONS for k in item.keys))
+                and (
+                    item.section == "company"
+                    or keys & _SIZE_KEYS
+                    or any(k in _SIZE_SECTIONS for k in item.keys)
+                )
+                and figures.field_kind(item.keys, item.leaves[0].value) is None
             ):
                 claims.append(self.item_claims(item)[0])
         return claims[:5] or [absent()]
@@ -563,22 +566,40 @@ class Composer:
         return best[1] if best else None
 
     def headlines(self) -> list[Item]:
-        """Revenue, its growth and a margin: the financials named exactly so, else the first
-        financial field whose key holds those words."""
-        out: list[Item] = []
-        for wanted in _HEADLINES:
-            found = self.financial(wanted, exact=True) or self.financial(wanted, exact=False)
-            if found is not None and found not in out:
-                out.append(found)
+        """Revenue, its growth and a margin, wherever the report keeps them. Revenue: the
+        amount of money named revenue (exactly, else the shortest such name), else the
+        largest amount the report states (total assets); growth: a change of revenue;
+        margin: the first margin."""
+        numbers = self.numbers()
+        money = [(i, n) for i, n in numbers if self.money(i) is not None and "growth" not in n]
+        revenue = [(i, n) for i, n in money if "revenue" in self.key_terms(i)]
+        if revenue:
+            top = min(revenue, key=lambda p: (p[1] != {"revenue"}, len(p[1]), p[0].order))[0]
+        elif money:
+            top = max(money, key=lambda p: (abs(self.money(p[0]) or 0), -p[0].order))[0]
+        else:
+            return []
+        out = [top]
+        growth = [i for i, n in numbers if "growth" in n and "revenue" in self.key_terms(i)]
+        margin = [i for i, n in numbers if any(t.endswith("margin") for t in n)]
+        for found in (growth, margin):
+            out += found[:1]
         return out
 
-    def financial(self, wanted: frozenset[str], *, exact: bool) -> Item | None:
-        for item, names in zip(self.index.items, self.index.name_terms, strict=True):
-            if item.kind != "leaf" or item.section != "financials":
-                continue
-            if names == wanted if exact else wanted <= names:
-                return item
-        return None
+    def numbers(self) -> list[tuple[Item, frozenset[str]]]:
+        """Numeric leaves with the terms of their names."""
+        return [
+            (item, names)
+            for item, names in zip(self.index.items, self.index.name_terms, strict=True)
+            if item.kind == "leaf" and wording.is_number(item.leaves[0].value)
+        ]
+
+    def money(self, item: Item) -> Decimal | None:
+        found = figures.field_kind(item.keys, item.leaves[0].value)
+        return found[1] if found is not None and found[0] == "money" else None
+
+    def key_terms(self, item: Item) -> set[str]:
+        return {t for key in item.keys for t in lexicon.terms(lexicon.key_words(key))}
 
     def item_claims(self, item: Item) -> list[Claim]:
         if item.is_finding:

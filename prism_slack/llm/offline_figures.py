@@ -16,8 +16,9 @@ from typing import Literal
 
 from prism_slack.evidence import Scalar
 from prism_slack.llm import lexicon
+from prism_slack.llm.offline_index import CURRENCIES, KEY_SCALES
 
-Kind = Literal["usd", "pct"]
+Kind = Literal["money", "pct"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,7 +34,7 @@ class Figure:
 
 _SCALE = {"k": 3, "thousand": 3, "m": 6, "mm": 6, "million": 6, "b": 9, "bn": 9, "billion": 9}
 _TEXT_FIGURE = re.compile(
-    r"(?P<usd>\$|\bUSD\s?)?(?P<num>\d[\d,]*(?:\.\d+)?)\s?"
+    r"(?P<money>[$€£]|\b(?:USD|EUR|GBP)\s?)?(?P<num>\d[\d,]*(?:\.\d+)?)\s?"
     r"(?P<scale>thousand|million|billion|bn|mm|[kmb])?(?![a-z])\s?(?P<pct>%|percent\b)?",
     re.IGNORECASE,
 )
@@ -43,7 +44,7 @@ def text_figures(text: str) -> list[Figure]:
     """The amounts of money and the percentages ``text`` states."""
     out: list[Figure] = []
     for m in _TEXT_FIGURE.finditer(text):
-        kind: Kind | None = "pct" if m.group("pct") else "usd" if m.group("usd") else None
+        kind: Kind | None = "pct" if m.group("pct") else "money" if m.group("money") else None
         if kind is None:
             continue
         number = m.group("num").replace(",", "")
@@ -66,8 +67,9 @@ def field_kind(keys: tuple[str, ...], value: Scalar) -> tuple[Kind, Decimal] | N
         return None
     words = set(lexicon.key_words(keys[-1]))
     number = Decimal(repr(value)) if isinstance(value, float) else Decimal(value)
-    if words & {"usd", "revenue", "arr", "mrr", "budget"} and abs(number) >= 1000:
-        return "usd", number
+    if words & CURRENCIES.keys():
+        scale = next((KEY_SCALES[w] for w in words if w in KEY_SCALES), 0)
+        return "money", number * Decimal(10) ** scale
     if words & {"pct", "percent"}:
         return "pct", number
     if isinstance(value, float) and abs(value) < 1 and words & {"rate", "margin", "churn"}:

@@ -337,12 +337,24 @@ class _Strengths:
             else:
                 strength = MIDDLE_KEY
             self.put(lexicon.key_words(key), strength)
+        for acronym in _acronyms(keys[-1]):
+            self._one(acronym, LAST_KEY, REPEAT[LAST_KEY])
 
     def value(self, value: Any, strength: float) -> None:
         if isinstance(value, str):
             self.put(lexicon.words(value), strength)
         elif isinstance(value, int) and not isinstance(value, bool):
             self.put([str(value)], strength)
+
+
+def _acronyms(key: str) -> set[str]:
+    """The initials a rep may type for a key of several words: ``net_interest_margin_pct``
+    → ``nim``, ``return_on_assets`` → ``roa`` and ``ra``, ``food_and_beverage`` → ``fb``."""
+    words = [w for w in lexicon.key_words(key) if w not in UNIT_WORDS and not w.isdigit()]
+    if len(words) < 2:
+        return set()
+    content = [w for w in words if not lexicon.is_stop(w)]
+    return {"".join(w[0] for w in ws) for ws in (words, content) if len(ws) >= 2}
 
 
 def _names(keys: tuple[str, ...]) -> frozenset[str]:
