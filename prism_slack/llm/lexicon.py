@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from functools import cache
 from importlib import resources
 from typing import Any
 
@@ -62,8 +63,13 @@ def words(text: str) -> list[str]:
 
 def key_words(key: str) -> list[str]:
     """Words of a field key: ``trial_conversion_pct`` / ``trialConversion`` → words."""
+    return list(_key_words(key))
+
+
+@cache
+def _key_words(key: str) -> tuple[str, ...]:
     spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", key)
-    return words(re.sub(r"[_.\-]+", " ", spaced))
+    return tuple(words(re.sub(r"[_.\-]+", " ", spaced)))
 
 
 def stem(word: str) -> str:

@@ -29,6 +29,7 @@ import re
 import time
 from dataclasses import dataclass, field
 from decimal import Decimal
+from functools import cache
 
 from prism_slack.claims import ABSENT_TEXT, Answer, Claim
 from prism_slack.llm import lexicon
@@ -111,6 +112,7 @@ class Question:
 
     @property
     def known_content(self) -> bool:
+        """A subject the report or the lexicon knows (not only unknown words)."""
         return any(w >= 1.0 for w in self.content.values())
 
     @property
@@ -181,8 +183,9 @@ def parse_question(text: str, index: ReportIndex, *, names_company: bool = False
         else:
             q.content[term] = 1.0 if term in specific else index.weight(term)
     q.who = bool(raw & {"who", "whom", "whos"})
-    q.best = bool(raw & _BEST_WORDS) and not q.content.keys() - {"score"}
-    q.worst = bool(raw & _WORST_WORDS) and not q.content.keys() - {"score"}
+    known = {t for t, w in q.content.items() if w >= 1.0}
+    q.best = bool(raw & _BEST_WORDS) and not known - {"score"}
+    q.worst = bool(raw & _WORST_WORDS) and not known - {"score"}
     q.size = bool(raw & _SIZE_WORDS) and not q.known_content and not q.best and not q.worst
     q.pronoun = bool(raw & _PERSON_PRONOUNS)
     q.refers = bool(raw & _DEMONSTRATIVES)
@@ -598,8 +601,8 @@ class Composer:
         found = figures.field_kind(item.keys, item.leaves[0].value)
         return found[1] if found is not None and found[0] == "money" else None
 
-    def key_terms(self, item: Item) -> set[str]:
-        return {t for key in item.keys for t in lexicon.terms(lexicon.key_words(key))}
+    def key_terms(self, item: Item) -> frozenset[str]:
+        return _key_terms(item.keys)
 
     def item_claims(self, item: Item) -> list[Claim]:
         if item.is_finding:
@@ -639,6 +642,12 @@ def _with_previous(q: Question, before: Question) -> Question:
     merged.who = q.who
     merged.size = q.size
     return merged
+
+
+@cache
+def _key_terms(keys: tuple[str, ...]) -> frozenset[str]:
+    """The terms of every key of a path (``performance.revenue.total`` → revenue, total)."""
+    return frozenset(t for key in keys for t in lexicon.terms(lexicon.key_words(key)))
 
 
 def _coaching_anchor(hits: list[Hit]) -> Item:

@@ -54,6 +54,7 @@ def _plain(d: Decimal) -> str:
 
 
 _SCALES = ((Decimal(10) ** 9, "B"), (Decimal(10) ** 6, "M"))
+_SCALE_SUFFIX = {3: "K", 6: "M", 9: "B"}
 _UNIT_KEYS = {
     "days": "days", "months": "months", "hours": "hours", "minutes": "min", "seconds": "seconds",
     "ppm": "ppm",
@@ -90,11 +91,12 @@ def format_number(keys: tuple[str, ...], value: int | float) -> str:
     key = [w for k in keys[-1:] for w in _words(k)]
     if "pct" in key or "percent" in key:
         return f"{_plain(d)}%"
+    symbol = next((CURRENCIES[w] for w in key if w in CURRENCIES), "")
     scale = next((KEY_SCALES[w] for w in key if w in KEY_SCALES), 0)
-    if scale:
-        d = (d * Decimal(10) ** scale).normalize()
-    symbol = next((CURRENCIES[w] for w in key if w in CURRENCIES), None)
-    if symbol is not None:
+    if scale:  # in the key's own scale: total_assets_usd_millions = 3412.8 → $3,412.8M
+        text = f"{symbol}{format(abs(d), ',f')}{_SCALE_SUFFIX[scale]}"
+        return f"-{text}" if d < 0 else text
+    if symbol:
         return f"-{symbol}{compact(-d)}" if d < 0 else f"{symbol}{compact(d)}"
     if isinstance(value, float) and abs(value) < 1 and _FRACTION_WORDS & set(key):
         return f"{format((d * 100).normalize(), 'f')}%"
