@@ -640,7 +640,7 @@ def _with_previous(q: Question, before: Question) -> Question:
     merged.coaching = q.coaching
     merged.summary = q.summary and not before.content
     merged.who = q.who
-    merged.size = q.size
+    merged.size = q.size and not (q.scale and "score" in before.content)  # "what's the scale?"
     return merged
 
 

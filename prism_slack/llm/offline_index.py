@@ -39,7 +39,7 @@ KEY_SCALES = {"thousands": 3, "millions": 6, "billions": 9, "mn": 6, "bn": 9}
 """Scale words a key may carry: ``total_assets_usd_millions = 3412.8`` is $3.41B."""
 UNIT_WORDS = frozenset({"pct", "percent", *CURRENCIES, *KEY_SCALES})
 SKIPPED_SECTIONS = frozenset({"access"})
-SCALE_KEYS = ("max", "scale", "out_of", "max_score")
+SCALE_KEYS = ("max", "scale", "out_of", "max_score", "scale_max", "score_max", "maximum")
 SEVERITY_RANK = {"critical": 0, "high": 1, "medium": 2, "low": 3}
 
 LAST_KEY, MIDDLE_KEY, SECTION_KEY, FIELD_KEY, TITLE_VALUE, VALUE = 3.0, 2.0, 1.5, 0.5, 1.5, 1.0
@@ -245,14 +245,18 @@ class _Builder:
         for term, strength in strengths.concepts.items():
             self.postings.setdefault(term, {})[i] = strength
 
-    def walk(self, path: str, keys: tuple[str, ...], value: Any) -> None:
+    def walk(self, path: str, keys: tuple[str, ...], value: Any, scale: Leaf | None = None) -> None:
+        """``scale``: the scale a mapping of scores inherits from its parent
+        (``assessment.scale_max`` for ``assessment.scores.*``)."""
         if isinstance(value, Mapping):
-            scale = _scale_leaf(path, value)
+            scale = _scale_leaf(path, value) or scale
             for key, child in value.items():
                 child_path = join_key(path, str(key))
                 if scale is not None and str(key) not in SCALE_KEYS:
                     self.scales[child_path] = scale
-                self.walk(child_path, (*keys, str(key)), child)
+                scored = {"score", "scores", "rating", "ratings"} & set(lexicon.key_words(str(key)))
+                inherited = scale if scored and isinstance(child, Mapping) else None
+                self.walk(child_path, (*keys, str(key)), child, inherited)
         elif isinstance(value, list):
             if value and all(isinstance(v, Mapping) for v in value):
                 for i, child in enumerate(value):
