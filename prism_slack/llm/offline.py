@@ -512,16 +512,36 @@ class Composer:
     def coaching(self, q: Question) -> list[Claim]:
         asked = self.playbook.for_question(q.text)
         hits = self.ranked(q) if q.content else []
-        anchor = _coaching_anchor(hits) if _answers(hits) else self.anchor_for(asked)
+        anchor = self.person_named(q.text) or (
+            _coaching_anchor(hits) if _answers(hits) else self.anchor_for(asked)
+        )
         if anchor is None:
             entry = asked or self.playbook.moves[0]
             return [wording.coaching_claim(entry, []), wording.ask_claim(entry, [])]
         entry = asked or self.entry_for(anchor)
         facts = self.leaning_facts(anchor, frozenset(q.content))
+        if anchor.is_person:  # "how do I sell X to their CFO": the finding about X too
+            rest = {t: w for t, w in q.content.items() if t not in _named_terms(anchor)}
+            finding = next(
+                (h.item for h in self.index.rank(rest, {})[:5] if h.item.is_finding), None
+            )
+            if finding is not None and rest:
+                facts += self.leaning_facts(finding, frozenset(rest))
         cite = facts[0].evidence[:1] if facts else []
         return [wording.coaching_claim(entry, cite), *facts, wording.ask_claim(entry, cite)]
 
     # -- helpers -----------------------------------------------------------------------
+
+    def person_named(self, text: str) -> Item | None:
+        """The person the question names by full name or by a title of two words or more
+        ("their head of IT", "the quality director"), stop words and case included."""
+        said = f" {' '.join(lexicon.words(text))} "
+        for person in self.index.people():
+            for key in ("name", "title"):
+                phrase = " ".join(lexicon.words(person.get(key) or ""))
+                if phrase.count(" ") >= 1 and f" {phrase} " in said:
+                    return person
+        return None
 
     def anchor_for(self, entry: Move | Frame | None) -> Item | None:
         """The finding a move is best anchored to: one it fits, else one of the severities
