@@ -344,7 +344,7 @@ class Composer:
             # "what are their payment issues?" with no such finding: the payment facts
             q.content.pop(lexicon.FINDING)
             hits = self.ranked(q)
-        if not _answers(hits):
+        if not _answers(hits) or self.unmeasured(q, hits):
             return [absent(), *self.nearby(q, hits)]
         hits = [h for h in hits if h.coverage > COVERAGE] + [
             h for h in hits if h.coverage <= COVERAGE
@@ -360,6 +360,18 @@ class Composer:
         if q.wants_figure and not any(_has_figure(c) for c in claims):
             return [absent(), *claims[:NEARBY]]
         return claims
+
+    def unmeasured(self, q: Question, hits: list[Hit]) -> bool:
+        """A measure asked of something the report does not measure ("headcount at the
+        Brno plant" where only the group's headcount is kept): the question names a figure
+        a field holds and a thing the report only mentions in its values (a place, a
+        product, a name), and no item holds both."""
+        known = {t for t, w in q.content.items() if w >= 1.0 and t in self.index.postings}
+        measures = known & self.index.measures
+        subjects = known - self.index.key_terms
+        if not measures or not subjects:
+            return False
+        return not any(h.covered & measures and subjects <= h.covered for h in hits)
 
     def ranked(self, q: Question) -> list[Hit]:
         scales = self.index.scale_paths
@@ -522,9 +534,7 @@ class Composer:
         facts = self.leaning_facts(anchor, frozenset(q.content))
         if anchor.is_person:  # "how do I sell X to their CFO": the finding about X too
             rest = {t: w for t, w in q.content.items() if t not in _named_terms(anchor)}
-            finding = next(
-                (h.item for h in self.index.rank(rest, {})[:5] if h.item.is_finding), None
-            )
+            finding = next((h.item for h in self.index.rank(rest, {}) if h.item.is_finding), None)
             if finding is not None and rest:
                 facts += self.leaning_facts(finding, frozenset(rest))
         cite = facts[0].evidence[:1] if facts else []

@@ -125,16 +125,31 @@ class ReportIndex:
     words: tuple[str, ...]
     """Every word of the report's keys and values, as written, sorted (typo-correction
     targets; sorted so that ties always break the same way)."""
+    key_terms: frozenset[str]
+    """Terms of the report's keys (what its fields are named), as against its values."""
     companies: CompanyIndex
     bm25: BM25Okapi
     _known_words: frozenset[str] = frozenset()
     _cache: dict[str, list[float]] = field(default_factory=dict)
     _holders: dict[str, list[Item]] = field(default_factory=dict)
+    _measures: frozenset[str] | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
     def scale_paths(self) -> frozenset[str]:
         return frozenset(leaf.path for leaf in self.scales.values())
+
+    @property
+    def measures(self) -> frozenset[str]:
+        """The terms that name a numeric field (``employee`` for ``headcount = 940``)."""
+        if self._measures is None:
+            self._measures = frozenset(
+                t
+                for item, names in zip(self.items, self.name_terms, strict=True)
+                if item.kind == "leaf" and isinstance(item.leaves[0].value, (int, float))
+                for t in names
+            )
+        return self._measures
 
     def holding(self, path: str) -> list[Item]:
         """The items that are, or hold, the leaf or record at ``path``."""
@@ -235,6 +250,7 @@ class _Builder:
         self.name_terms: list[frozenset[str]] = []
         self.scales: dict[str, Leaf] = {}
         self.words: set[str] = set()
+        self.key_terms: set[str] = set()
 
     def add(self, item: Item, strengths: _Strengths, names: frozenset[str]) -> None:
         i = len(self.items)
@@ -242,6 +258,7 @@ class _Builder:
         self.name_terms.append(names)
         self.docs.append(strengths.doc)
         self.words |= strengths.raw
+        self.key_terms |= strengths.keyed
         for term, strength in strengths.concepts.items():
             self.postings.setdefault(term, {})[i] = strength
 
@@ -299,10 +316,10 @@ class _Builder:
         heads = {fields[k].path for k in ("title", "name", "severity", "role") if k in fields}
         strengths = _Strengths()
         for i, key in enumerate(keys):
-            strengths.put(lexicon.key_words(key), MIDDLE_KEY if i else SECTION_KEY + 0.5)
+            strengths.put(lexicon.key_words(key), MIDDLE_KEY if i else SECTION_KEY + 0.5, key=True)
         for leaf in leaves:
             last = leaf.path.rsplit(".", 1)[-1]
-            strengths.put(lexicon.key_words(last), FIELD_KEY)
+            strengths.put(lexicon.key_words(last), FIELD_KEY, key=True)
             strengths.value(leaf.value, TITLE_VALUE if leaf.path in heads else VALUE)
         item = Item(len(self.items), "record", path, keys, tuple(leaves), fields)
         self.add(item, strengths, frozenset())
@@ -315,17 +332,23 @@ class _Strengths:
     concepts: dict[str, float] = field(default_factory=dict)
     doc: list[str] = field(default_factory=list)
     raw: set[str] = field(default_factory=set)
+    keyed: set[str] = field(default_factory=set)
 
-    def put(self, tokens: list[str], strength: float) -> None:
+    def put(self, tokens: list[str], strength: float, *, key: bool = False) -> None:
+        """``key``: the tokens are words of a key (a field's name), not of a value."""
         self.raw.update(t for t in tokens if len(t) >= 4 and not t.isdigit())
         repeat = REPEAT.get(strength, 1)
         for _, concept, parts in lexicon.term_parts(tokens):
             self._one(concept, strength, repeat)
+            if key:
+                self.keyed.add(concept)
             if len(parts) > 1:  # the words of a merged phrase still count on their own
                 for word in parts:
                     for _, part in lexicon.term_pairs([word]):
                         if part != concept:
                             self._one(part, strength * COMPONENT, max(repeat - 1, 1))
+                            if key:
+                                self.keyed.add(part)
 
     def _one(self, concept: str, strength: float, repeat: int) -> None:
         if self.concepts.get(concept, 0.0) < strength:
@@ -340,7 +363,7 @@ class _Strengths:
                 strength = SECTION_KEY
             else:
                 strength = MIDDLE_KEY
-            self.put(lexicon.key_words(key), strength)
+            self.put(lexicon.key_words(key), strength, key=True)
         for acronym in _acronyms(keys[-1]):
             self._one(acronym, LAST_KEY, REPEAT[LAST_KEY])
 
@@ -440,6 +463,7 @@ def build_index(report: Report) -> ReportIndex:
         company_terms=company_terms,
         scales=builder.scales,
         words=tuple(sorted(builder.words)),
+        key_terms=frozenset(builder.key_terms),
         _known_words=frozenset(builder.words),
         companies=CompanyIndex([report]),
         bm25=BM25Okapi(list(docs)),
