@@ -56,6 +56,10 @@ answer it (calibrated on the rep-questions dev set: below it, "not in the report
 NEARBY = 2
 
 _FIRST_PERSON = lexicon.wordset("i we me my our us")
+_AUDIT_WORDS = lexicon.wordset("audit report assessment review")
+_OWNS = re.compile(
+    r"\b(?:owns?|owned|runs?|leads?|manages?|heads?|oversees?|responsible|accountable)\b", re.I
+)
 _STRONG_COACHING = lexicon.wordset(
     "pitch opener coach coaching advice advise tip tips objection objections pushback playbook "
     "strategy angle position frame handle discovery"
@@ -73,7 +77,7 @@ _METRIC_TERMS = lexicon.wordset(
 )
 _SPLIT = re.compile(
     r"\s*(?:,|;|(?<!\b\w)&(?!\w\b)|\band\b|\bplus\b|\bas well as\b|\bvs\.?|\bversus\b"
-    r"|\bcompared (?:to|with)\b)\s*",
+    r"|\bcompared? (?:to|with|against)\b|\bagainst\b|\bstacks? up (?:to|against)\b)\s*",
     re.IGNORECASE,
 )
 _SIZE_SECTIONS = ("facilities", "locations", "stores", "offices", "sites", "branches")
@@ -203,6 +207,8 @@ def parse_question(text: str, index: ReportIndex, *, names_company: bool = False
         q.summary = False
     if q.names_company and q.empty and not (q.soft or q.scale or q.who):
         q.summary = True  # "Tell me about Acme" / just the company's name
+    if raw & _AUDIT_WORDS and not q.known_content and not (q.coaching or q.who or q.soft):
+        q.summary = True  # "what's in the audit?", "walk me through the report"
     return q
 
 
@@ -227,7 +233,7 @@ class Composer:
             followed = self.follow_up(whole, self.index.companies.strip(previous) or previous)
             if followed is not None:
                 return _dedupe(followed)[: self.max_claims]
-        limit = MAX_BRIEF_CLAIMS if whole.summary and not whole.content else self.max_claims
+        limit = MAX_BRIEF_CLAIMS if whole.summary and not whole.known_content else self.max_claims
         if whole.coaching:
             return _dedupe(self.part(whole))[:limit]
         parts = _parts(text, self.index)
@@ -293,11 +299,38 @@ class Composer:
             return None  # "and their margin?": a subject of its own
         merged = _with_previous(q, before)
         if q.who:
-            related = self.related_terms(self.items_of(self.part(before)))
+            items = self.items_of(self.part(before))
+            related = self.related_terms(items)
+            owner = self.owner_of({**related, **before.content}, items)
+            if owner is not None:
+                return self.person_claims(owner)
             merged.content = {**related, **merged.content}
             if "owner" in merged.content:
                 merged.content["owner"] = 2.0
         return self.part(merged)
+
+    def owner_of(self, subject: Terms, items: list[Item]) -> Item | None:
+        """The person who owns what the previous answer was about: ``subject`` (its terms,
+        the findings behind its figures) and the titles of the findings ``items`` cites,
+        matched first in the clauses of a person's notes that say what they own or run
+        ("Owns the trial funnel"), then anywhere in their title, role and notes."""
+        terms = dict(subject)
+        for item in items:
+            if item.is_finding:
+                for t in lexicon.text_terms(item.get("title") or ""):
+                    terms.setdefault(t, 0.5)
+        best: tuple[tuple[float, float], Item] | None = None
+        for person in self.index.people():
+            clauses = re.split(r"[;,.]", person.get("notes") or "")
+            owned = " ".join(c for c in clauses if _OWNS.search(c))
+            said = " ".join(person.get(key) or "" for key in ("title", "role", "notes"))
+            score = tuple(
+                sum(w for t, w in terms.items() if t in set(lexicon.text_terms(text)))
+                for text in (owned, said)
+            )
+            if score[1] >= 0.5 and (best is None or score > best[0]):
+                best = ((score[0], score[1]), person)
+        return best[1] if best else None
 
     def items_of(self, claims: list[Claim]) -> list[Item]:
         """The items ``claims`` cite, in the order the claims cite them."""
@@ -325,7 +358,7 @@ class Composer:
     def part(self, q: Question) -> list[Claim]:
         if q.coaching:
             return self.coaching(q)
-        if q.summary and not q.content:
+        if q.summary and not q.known_content:
             return self.summary(q)
         if q.size:
             return self.size()
@@ -336,6 +369,9 @@ class Composer:
                 return self.findings(self.index.findings())
             if lexicon.STAKEHOLDER in q.soft:
                 return self.people(self.index.people(), q.text)
+        if q.who and not q.known_content and self.index.people():
+            return self.people(self.index.people(), q.text)  # "who do I need to win over?"
+        if not q.content:
             if not q.soft:
                 return self.scales_only() if q.scale else [absent()]
             q = Question(q.text, content=dict(q.soft), soft={}, scale=q.scale, who=q.who)
