@@ -153,7 +153,7 @@ def build_view(result: TurnResult) -> View:
         outcome=result.outcome,
         header=header,
         notice=notice,
-        claims=[_line(c) for c in result.posted],
+        claims=_lines(result.posted),
         footnotes=[_footnote(f) for f in result.footnotes],
         withheld=len(result.withheld),
         label=result.label,
@@ -213,6 +213,19 @@ def _header(result: TurnResult) -> list[str]:
     if result.report_date:
         parts.append(result.report_date.isoformat())
     return parts
+
+
+NEARBY_TEXT = "It does have:"
+"""After a leading "not in the report", before the facts the report holds nearby."""
+
+
+def _lines(posted: list[PostedClaim]) -> list[ViewLine]:
+    """The answer lines; a leading "not in the report" followed by facts introduces them
+    ("That's not in the audit report. It does have:")."""
+    lines = [_line(c) for c in posted]
+    if len(posted) > 1 and posted[0].kind == "absent" and posted[1].kind == "fact":
+        lines[0] = lines[0].model_copy(update={"text": f"{lines[0].text} {NEARBY_TEXT}"})
+    return lines
 
 
 def _line(claim: PostedClaim) -> ViewLine:
