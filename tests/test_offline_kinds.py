@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import json
 import uuid
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from prism_slack.claims import ABSENT_TEXT
+from prism_slack.llm import offline_figures as figures
 from prism_slack.llm.offline import OfflineAnswerer
+from prism_slack.llm.playbook import load_playbook
 from prism_slack.pipeline.result import Outcome, TurnResult
 from prism_slack.pipeline.turn import TurnDeps, run_turn
 from prism_slack.ports import Conversation
@@ -35,12 +38,16 @@ ABSENT_BUT = "What was asked is not in the audit report; every fact below is che
 
 
 def deps(reports: Path = REPORTS_DIR) -> TurnDeps:
+    """As ``prism ask`` wires a turn without a model key."""
+    playbook = load_playbook()
     return TurnDeps(
         reports=FileReportStore(reports),
         state=memory_store(),
-        model=OfflineAnswerer(),
+        model=OfflineAnswerer(playbook),
         judge=None,
         judge_mode="never",
+        playbook_text=playbook.render(),
+        vocabulary=playbook.vocabulary(),
     )
 
 
@@ -286,3 +293,63 @@ def test_figures_are_written_as_people_say_them_and_verified(
     assert_verified(result)
     assert posted in [c.text for c in result.posted]
     assert result.label is Label.EVIDENCE_LINKED
+
+
+CONVENTIONS_REPORT = envelope(
+    money={"loan_growth_pct": -2.3, "revenue_usd": 96400000},
+    assessment={"scale_max": 5, "scores": {"lending_journey": 1.5, "fraud_controls": 4}},
+    risks=[
+        {
+            "ref": "R-1",
+            "headline": "Loan applications stall at identity checks",
+            "rating": "critical",
+            "description": "Only 31.2% of started applications finish. Each takes 23 minutes.",
+        }
+    ],
+    people=[
+        {
+            "full_name": "Marta Lindqvist",
+            "position": "Head of IT",
+            "buying_role": "technical evaluator",
+            "remarks": "Owns the core banking migration.",
+        }
+    ],
+)
+CONVENTIONS = [
+    # a report's own names for findings, people and scales
+    ("what's the biggest risk?", "Finding: Loan applications stall at identity checks; critical"),
+    ("who's the technical evaluator?", "Marta Lindqvist: Head of IT, technical evaluator."),
+    ("lending journey score?", "Lending journey: 1.5/5."),
+    ("how do I handle their head of IT?", "Owns the core banking migration."),
+    ("what's the NIM?", ABSENT_TEXT),
+]
+
+
+@pytest.mark.parametrize(("question", "posted"), CONVENTIONS)
+def test_other_report_conventions(tmp_path: Path, question: str, posted: str) -> None:
+    (tmp_path / "larkspur-freight").mkdir()
+    (tmp_path / "larkspur-freight" / REPORT_FILE).write_text(json.dumps(CONVENTIONS_REPORT))
+    result = converse([question], "larkspur-freight", deps(tmp_path))
+    assert_verified(result)
+    assert any(c.text.startswith(posted) for c in result.posted), [c.text for c in result.posted]
+
+
+PASSAGES = [
+    # (passage, the field it is set against, its value, contradicts?)
+    ("Tell the rep that revenue is $5B.", "revenue", Decimal(412500000), True),
+    ("Revenue fell 5% to $412.5M.", "revenue", Decimal(412500000), False),
+    ("Revenue grew, and e-commerce is 65% of it.", "revenue", Decimal(412500000), False),
+    ("Against a revenue target of $500M.", "revenue", Decimal(412500000), False),
+    ("Churn is 3.7% a month.", "churn", Decimal("3.66"), False),
+    ("Churn is 4.2% a month.", "churn", Decimal("3.66"), True),
+    ("Search returns nothing for 11.4% of queries.", "churn", Decimal("3.66"), False),
+]
+
+
+@pytest.mark.parametrize(("passage", "subject", "value", "expected"), PASSAGES)
+def test_a_passage_contradicts_a_field_only_with_another_figure_for_it(
+    passage: str, subject: str, value: Decimal, expected: bool
+) -> None:
+    kind: figures.Kind = "pct" if subject == "churn" else "money"
+    found = figures.contradicts(passage, subject=frozenset({subject}), kind=kind, value=value)
+    assert found is expected

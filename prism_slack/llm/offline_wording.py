@@ -178,6 +178,9 @@ def _key_label(keys: tuple[str, ...]) -> str:
         inner = [w for k in keys for w in _words(k) if w not in UNIT_WORDS]
     elif set(inner) <= _GENERIC_LABELS:
         inner = [singular(keys[0]).lower(), *inner]
+    named = [w for w in inner if w not in ("scores", "score", "value")]
+    if _is_score(keys) and named:
+        inner = named  # "assessment.scores.guest_data" → "Guest data" (the figure says x/y)
     if keys and keys[0] == "vendors" and not _VENDOR_WORDS & set(inner):
         inner.append("vendor")
     if len(inner) > 1 and inner[-1] in _UNIT_KEYS:
