@@ -160,6 +160,7 @@ def parse_question(text: str, index: ReportIndex, *, names_company: bool = False
     those qualify the subject, and a field without them does not answer it. A figure
     (``5b``) only sharpens the ranking."""
     tokens = [index.correct(t) for t in lexicon.words(text)]
+    tokens += _spelled_out(tokens, index.short_keys)
     raw = set(tokens)
     specific = {lexicon.stem(w) for w in _NAMES.findall(text)} | {
         t for t in tokens if _PERIOD.fullmatch(t)
@@ -400,11 +401,11 @@ class Composer:
     def unmeasured(self, q: Question, hits: list[Hit]) -> bool:
         """A measure asked of something the report does not measure ("headcount at the
         Brno plant" where only the group's headcount is kept): the question names a figure
-        a field holds and a thing the report only mentions in its values (a place, a
-        product, a name), and no item holds both."""
+        a field holds and a thing the report only names in its values (a place, a
+        product: a capitalised word), and no item holds both."""
         known = {t for t, w in q.content.items() if w >= 1.0 and t in self.index.postings}
         measures = known & self.index.measures
-        subjects = known - self.index.key_terms
+        subjects = (known - self.index.key_terms) & self.index.proper_terms
         if not measures or not subjects:
             return False
         return not any(h.covered & measures and subjects <= h.covered for h in hits)
@@ -698,6 +699,21 @@ def _parts(text: str, index: ReportIndex) -> list[Question]:
         out.append(part if pending is None else part.merged(pending))
         pending = None
     return out
+
+
+def _spelled_out(tokens: list[str], short_keys: frozenset[str]) -> list[str]:
+    """The report's short key words a run of question words spells out by its initials
+    ("average daily rate" → ``adr``, "overall equipment effectiveness" → ``oee``)."""
+    found = []
+    for i in range(len(tokens)):
+        for n in range(2, 5):
+            run = tokens[i : i + n]
+            content = [w for w in run if not lexicon.is_stop(w)]
+            for words in (run, content):
+                initials = "".join(w[0] for w in words)
+                if len(run) == n and len(words) >= 2 and initials in short_keys:
+                    found.append(initials)
+    return [w for w in dict.fromkeys(found) if w not in tokens]
 
 
 def _with_previous(q: Question, before: Question) -> Question:

@@ -18,6 +18,7 @@ The index is built once per report (``index_for``) and reused.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -127,6 +128,11 @@ class ReportIndex:
     targets; sorted so that ties always break the same way)."""
     key_terms: frozenset[str]
     """Terms of the report's keys (what its fields are named), as against its values."""
+    proper_terms: frozenset[str]
+    """Terms the report's values write capitalised inside a sentence and never in lower
+    case: places, products, names ("Brno", "Trailhead")."""
+    short_keys: frozenset[str]
+    """Short words of the report's keys (``adr``, ``oee``): initials a rep may spell out."""
     companies: CompanyIndex
     bm25: BM25Okapi
     _known_words: frozenset[str] = frozenset()
@@ -251,6 +257,9 @@ class _Builder:
         self.scales: dict[str, Leaf] = {}
         self.words: set[str] = set()
         self.key_terms: set[str] = set()
+        self.key_words: set[str] = set()
+        self.proper: set[str] = set()
+        self.common: set[str] = set()
 
     def add(self, item: Item, strengths: _Strengths, names: frozenset[str]) -> None:
         i = len(self.items)
@@ -259,6 +268,9 @@ class _Builder:
         self.docs.append(strengths.doc)
         self.words |= strengths.raw
         self.key_terms |= strengths.keyed
+        self.key_words |= strengths.key_words
+        self.proper |= strengths.proper
+        self.common |= strengths.common
         for term, strength in strengths.concepts.items():
             self.postings.setdefault(term, {})[i] = strength
 
@@ -333,9 +345,14 @@ class _Strengths:
     doc: list[str] = field(default_factory=list)
     raw: set[str] = field(default_factory=set)
     keyed: set[str] = field(default_factory=set)
+    key_words: set[str] = field(default_factory=set)
+    proper: set[str] = field(default_factory=set)
+    common: set[str] = field(default_factory=set)
 
     def put(self, tokens: list[str], strength: float, *, key: bool = False) -> None:
         """``key``: the tokens are words of a key (a field's name), not of a value."""
+        if key:
+            self.key_words.update(t for t in tokens if 2 <= len(t) <= 6 and t.isalpha())
         self.raw.update(t for t in tokens if len(t) >= 4 and not t.isdigit())
         repeat = REPEAT.get(strength, 1)
         for _, concept, parts in lexicon.term_parts(tokens):
@@ -370,8 +387,15 @@ class _Strengths:
     def value(self, value: Any, strength: float) -> None:
         if isinstance(value, str):
             self.put(lexicon.words(value), strength)
+            self.proper.update(lexicon.text_terms(" ".join(_PROPER.findall(value))))
+            self.common.update(lexicon.text_terms(" ".join(_COMMON.findall(value))))
         elif isinstance(value, int) and not isinstance(value, bool):
             self.put([str(value)], strength)
+
+
+_PROPER = re.compile(r"(?<=[\w,;:)] )[A-Z][a-z]+\b")
+"""A capitalised word inside a sentence (not its first word)."""
+_COMMON = re.compile(r"\b[a-z]+\b")
 
 
 def _acronyms(key: str) -> set[str]:
@@ -464,6 +488,8 @@ def build_index(report: Report) -> ReportIndex:
         scales=builder.scales,
         words=tuple(sorted(builder.words)),
         key_terms=frozenset(builder.key_terms),
+        short_keys=frozenset(builder.key_words),
+        proper_terms=frozenset(builder.proper - builder.common),
         _known_words=frozenset(builder.words),
         companies=CompanyIndex([report]),
         bm25=BM25Okapi(list(docs)),

@@ -25,7 +25,8 @@ from prism_slack.llm.playbook import Entry
 
 ACRONYMS = wordset(
     """hq crm seo arr mrr nps aov gmv cac ltv api sso cdn ebitda esp cms erp pim oms b2b b2c
-    dtc ux ui sla kpi roi fy ehr tms wms csat mql sql p75 p95 p99 dso id"""
+    dtc ux ui sla kpi roi fy ehr tms wms csat mql sql p75 p95 p99 dso id adr oee otif revpar
+    fte pms rms pos mes plm edi nim roa roe ebit gds ota it cx"""
 )
 _GENERIC_LABELS = frozenset({"id", "name", "version", "type", "period", "scope", "status", "date"})
 _VENDOR_WORDS = frozenset({"vendor", "platform", "provider", "tool", "system", "software"})
@@ -89,7 +90,8 @@ def format_number(keys: tuple[str, ...], value: int | float) -> str:
     except (InvalidOperation, ValueError):
         return str(value)
     key = [w for k in keys[-1:] for w in _words(k)]
-    if "pct" in key or "percent" in key:
+    parent = [w for k in keys[-2:-1] for w in _words(k)]
+    if {"pct", "percent"} & {*key, *parent}:  # channel_mix_pct.direct = 21.0 → 21.0%
         return f"{_plain(d)}%"
     symbol = next((CURRENCIES[w] for w in key if w in CURRENCIES), "")
     scale = next((KEY_SCALES[w] for w in key if w in KEY_SCALES), 0)
@@ -242,15 +244,17 @@ def list_claim(item: Item) -> Claim:
 
 
 def finding_claim(item: Item) -> Claim:
-    """``Finding: Site search returns …; critical severity.`` citing title and severity.
+    """``Finding: Site search returns …; critical severity.`` citing title and severity
+    (named by the report's own key: "high priority", "high rating").
 
     The severity follows the title after a semicolon, so that it stays out of the clause
     of any number the title holds.
     """
     title, severity = item.fields["title"], item.fields["severity"]
+    named = " ".join(_words(severity.path.rsplit(".", 1)[-1]))  # severity, rating, priority
     return fact(
         f"Finding: {format_value((), title.value)}; "
-        f"{format_value((), severity.value).lower()} severity",
+        f"{format_value((), severity.value).lower()} {named}",
         [title.path, severity.path],
     )
 
