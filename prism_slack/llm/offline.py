@@ -312,7 +312,7 @@ class Composer:
 
     def owner_of(self, subject: Terms, items: list[Item]) -> Item | None:
         """The person who owns what the previous answer was about: ``subject`` (its terms,
-        the findings behind its figures) and the titles of the findings ``items`` cites,
+        the findings behind its figures), the values and finding titles ``items`` cites,
         matched first in the clauses of a person's notes that say what they own or run
         ("Owns the trial funnel"), then anywhere in their title, role and notes."""
         terms = dict(subject)
@@ -320,6 +320,10 @@ class Composer:
             if item.is_finding:
                 for t in lexicon.text_terms(item.get("title") or ""):
                     terms.setdefault(t, 0.5)
+            elif item.kind != "record":  # the vendor or value the answer named: "Alkami"
+                for leaf in item.leaves:
+                    for t in lexicon.text_terms(str(leaf.value)):
+                        terms.setdefault(t, 1.0)
         best: tuple[tuple[float, float], Item] | None = None
         for person in self.index.people():
             clauses = re.split(r"[;,.]", person.get("notes") or "")

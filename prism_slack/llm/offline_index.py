@@ -334,6 +334,8 @@ class _Builder:
             strengths.put(lexicon.key_words(last), FIELD_KEY, key=True)
             strengths.value(leaf.value, TITLE_VALUE if leaf.path in heads else VALUE)
         item = Item(len(self.items), "record", path, keys, tuple(leaves), fields)
+        if item.is_person:  # whatever its section is called (team, decision_makers)
+            strengths.put([lexicon.STAKEHOLDER], SECTION_KEY, key=True)
         self.add(item, strengths, frozenset())
 
 
