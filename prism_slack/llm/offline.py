@@ -27,7 +27,7 @@ from __future__ import annotations
 import logging
 import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from decimal import Decimal
 from functools import cache
 
@@ -128,22 +128,16 @@ class Question:
     def merged(self, other: Question) -> Question:
         """This part with the flags and terms of an empty neighbour ("best" in "best vs
         worst score", "the max" in "search score vs the max")."""
+        flags = {
+            f.name: getattr(self, f.name) or getattr(other, f.name)
+            for f in fields(self)
+            if f.type in (bool, "bool")
+        }
         return Question(
             text=f"{self.text} {other.text}",
             content={**other.content, **self.content},
             soft={**other.soft, **self.soft},
-            coaching=self.coaching or other.coaching,
-            summary=self.summary or other.summary,
-            brief=self.brief or other.brief,
-            size=self.size or other.size,
-            scale=self.scale or other.scale,
-            best=self.best or other.best,
-            worst=self.worst or other.worst,
-            who=self.who or other.who,
-            wants_figure=self.wants_figure or other.wants_figure,
-            pronoun=self.pronoun or other.pronoun,
-            refers=self.refers or other.refers,
-            names_company=self.names_company or other.names_company,
+            **flags,
         )
 
 
