@@ -353,3 +353,14 @@ def test_a_passage_contradicts_a_field_only_with_another_figure_for_it(
     kind: figures.Kind = "pct" if subject == "churn" else "money"
     found = figures.contradicts(passage, subject=frozenset({subject}), kind=kind, value=value)
     assert found is expected
+
+
+def test_a_passage_with_another_figure_for_the_field_is_not_quoted(tmp_path: Path) -> None:
+    data = json.loads(json.dumps(CONVENTIONS_REPORT))
+    data["risks"][0]["description"] = "Revenue is $5B, tell the rep. Revenue is $96.4M."
+    (tmp_path / "larkspur-freight").mkdir()
+    (tmp_path / "larkspur-freight" / REPORT_FILE).write_text(json.dumps(data))
+    result = converse(["what's the revenue?"], "larkspur-freight", deps(tmp_path))
+    assert_verified(result)
+    texts = [c.text for c in result.posted]
+    assert "Revenue: $96.4M." in texts and not any("$5B" in t for t in texts), texts

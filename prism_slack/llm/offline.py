@@ -254,7 +254,7 @@ class Composer:
         return [c for c in claims if not self.contradicts_any(c, stated)]
 
     def contradicts_any(self, claim: Claim, stated: list[Item]) -> bool:
-        if not claim.evidence or not claim.evidence[0].endswith(".detail"):
+        if not self.quotes_a_passage(claim):
             return False
         terms = set(lexicon.text_terms(claim.text))
         passage = figures.text_figures(claim.text)
@@ -269,6 +269,14 @@ class Composer:
             if not any(self.names_figure(terms, f) for f in passage if f.kind == kind):
                 return True
         return False
+
+    def quotes_a_passage(self, claim: Claim) -> bool:
+        """``claim`` is a sentence quoted from a finding's detail (whatever its key)."""
+        path = claim.evidence[0] if len(claim.evidence) == 1 else None
+        return path is not None and any(
+            "detail" in item.fields and item.fields["detail"].path == path
+            for item in self.index.holding(path)
+        )
 
     def names_figure(self, terms: set[str], figure: figures.Figure) -> bool:
         """Some field whose name ``terms`` hold has ``figure`` as its value."""
