@@ -166,22 +166,33 @@ def _report_names(report: Report) -> list[tuple[str, ...]]:
     return [n for n in names if n]
 
 
+def _short_forms(names: list[tuple[str, ...]]) -> list[tuple[str, ...]]:
+    """The first two words of a name of three or more ("cedar valley" for Cedar Valley
+    Health Partners): matched exactly, never as a typo."""
+    return [n[:2] for n in names if len(n) >= 3 and n[:2] not in names]
+
+
 class CompanyIndex:
     """Detection over a fixed set of reports; build once, query many times."""
 
     def __init__(self, reports: Iterable[Report]) -> None:
         owners: dict[str, set[str]] = {}
         sizes: dict[str, int] = {}
+        full: set[str] = set()
         self._labels: dict[str, list[str]] = {}
         for report in reports:
             names = _report_names(report)
             labels = [" ".join(n) for n in names] + [report.slug.replace("-", " ")]
             self._labels[report.slug] = labels
-            for tokens in names:
+            full.update("".join(n) for n in names)
+            for tokens in names + _short_forms(names):
                 compact = "".join(tokens)
                 owners.setdefault(compact, set()).add(report.slug)
                 sizes[compact] = max(sizes.get(compact, 0), len(tokens))
-        keys = [_Key(c, sizes[c], frozenset(s), allowed_edits(len(c))) for c, s in owners.items()]
+        keys = [
+            _Key(c, sizes[c], frozenset(s), allowed_edits(len(c)) if c in full else 0)
+            for c, s in owners.items()
+        ]
         self._exact: dict[str, _Key] = {k.compact: k for k in keys}
         self._prefixes: frozenset[str] = frozenset(
             k.compact[:i] for k in keys for i in range(1, len(k.compact) + 1)
