@@ -35,6 +35,7 @@ REPORTS = [
     report("cafe", "Café Lumière", ["Lumiere Roasters"]),
     report("tp", "Tamarack & Pine Co.", []),
     report("hbf", "Harbor Bay Freight Services", []),
+    report("boa", "Bank of Arcadia Trust", []),
 ]
 INDEX = CompanyIndex(REPORTS)
 
@@ -124,6 +125,7 @@ ORDINARY = [
     "pine trees near the lake",
     "is that a good point?",
     "harbr bay rates",  # a short form is matched exactly, never as a typo
+    "which bank of theirs",  # not a short form: "of" joins words
     "",
 ]
 

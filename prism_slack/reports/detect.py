@@ -166,10 +166,20 @@ def _report_names(report: Report) -> list[tuple[str, ...]]:
     return [n for n in names if n]
 
 
+_JOINERS = frozenset({"the", "and", "for"})
+
+
 def _short_forms(names: list[tuple[str, ...]]) -> list[tuple[str, ...]]:
     """The first two words of a name of three or more ("cedar valley" for Cedar Valley
-    Health Partners): matched exactly, never as a typo."""
-    return [n[:2] for n in names if len(n) >= 3 and n[:2] not in names]
+    Health Partners), unless one is a joining word ("bank of"): matched exactly, never as
+    a typo."""
+    return [
+        n[:2]
+        for n in names
+        if len(n) >= 3
+        and n[:2] not in names
+        and not any(len(t) < 3 or t in _JOINERS for t in n[:2])
+    ]
 
 
 class CompanyIndex:
