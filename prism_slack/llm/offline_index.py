@@ -135,36 +135,21 @@ class ReportIndex:
     """Short words of the report's keys (``adr``, ``oee``): initials a rep may spell out."""
     companies: CompanyIndex
     bm25: BM25Okapi
+    holders: dict[str, list[Item]]
+    """Leaf or record path → the items that are or hold it."""
+    measures: frozenset[str]
+    """The terms that name a numeric field (``employee`` for ``headcount = 940``)."""
     _known_words: frozenset[str] = frozenset()
     _cache: dict[str, list[float]] = field(default_factory=dict)
-    _holders: dict[str, list[Item]] = field(default_factory=dict)
-    _measures: frozenset[str] | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
     def scale_paths(self) -> frozenset[str]:
         return frozenset(leaf.path for leaf in self.scales.values())
 
-    @property
-    def measures(self) -> frozenset[str]:
-        """The terms that name a numeric field (``employee`` for ``headcount = 940``)."""
-        if self._measures is None:
-            self._measures = frozenset(
-                t
-                for item, names in zip(self.items, self.name_terms, strict=True)
-                if item.kind == "leaf" and isinstance(item.leaves[0].value, (int, float))
-                for t in names
-            )
-        return self._measures
-
     def holding(self, path: str) -> list[Item]:
         """The items that are, or hold, the leaf or record at ``path``."""
-        if not self._holders:
-            with self._lock:
-                for item in self.items:
-                    for p in dict.fromkeys([item.path, *(leaf.path for leaf in item.leaves)]):
-                        self._holders.setdefault(p, []).append(item)
-        return self._holders.get(path, [])
+        return self.holders.get(path, [])
 
     def knows(self, term: str) -> bool:
         return term in self.postings or term in lexicon.KNOWN
@@ -482,6 +467,16 @@ def build_index(report: Report) -> ReportIndex:
         names.append(company.domain.split(".")[0])
     company_terms = frozenset(t for name in names for t in lexicon.text_terms(name))
     docs: Sequence[list[str]] = [doc or ["_"] for doc in builder.docs] or [["_"]]
+    holders: dict[str, list[Item]] = {}
+    for item in builder.items:
+        for path in dict.fromkeys([item.path, *(leaf.path for leaf in item.leaves)]):
+            holders.setdefault(path, []).append(item)
+    measures = frozenset(
+        t
+        for item, names in zip(builder.items, builder.name_terms, strict=True)
+        if item.kind == "leaf" and isinstance(item.leaves[0].value, (int, float))
+        for t in names
+    )
     return ReportIndex(
         items=builder.items,
         postings=builder.postings,
@@ -493,6 +488,8 @@ def build_index(report: Report) -> ReportIndex:
         short_keys=frozenset(builder.key_words),
         proper_terms=frozenset(builder.proper - builder.common),
         _known_words=frozenset(builder.words),
+        holders=holders,
+        measures=measures,
         companies=CompanyIndex([report]),
         bm25=BM25Okapi(list(docs)),
     )
