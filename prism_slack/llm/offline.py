@@ -648,7 +648,7 @@ class Composer:
         margin: the first margin."""
         numbers = self.numbers()
         money = [(i, n) for i, n in numbers if self.money(i) is not None and "growth" not in n]
-        revenue = [(i, n) for i, n in money if "revenue" in self.key_terms(i)]
+        revenue = [(i, n) for i, n in money if "revenue" in _key_terms(i.keys)]
         if revenue:
             top = min(revenue, key=lambda p: (p[1] != {"revenue"}, len(p[1]), p[0].order))[0]
         elif money:
@@ -656,7 +656,7 @@ class Composer:
         else:
             return []
         out = [top]
-        growth = [i for i, n in numbers if "growth" in n and "revenue" in self.key_terms(i)]
+        growth = [i for i, n in numbers if "growth" in n and "revenue" in _key_terms(i.keys)]
         margin = [i for i, n in numbers if any(t.endswith("margin") for t in n)]
         for found in (growth, margin):
             out += found[:1]
@@ -673,9 +673,6 @@ class Composer:
     def money(self, item: Item) -> Decimal | None:
         found = figures.field_kind(item.keys, item.leaves[0].value)
         return found[1] if found is not None and found[0] == "money" else None
-
-    def key_terms(self, item: Item) -> frozenset[str]:
-        return _key_terms(item.keys)
 
     def item_claims(self, item: Item) -> list[Claim]:
         if item.is_finding:
