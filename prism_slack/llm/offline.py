@@ -316,7 +316,8 @@ class Composer:
         """The person who owns what the previous answer was about: ``subject`` (its terms,
         the findings behind its figures), the values and finding titles ``items`` cites,
         matched first in the clauses of a person's notes that say what they own or run
-        ("Owns the trial funnel"), then anywhere in their title, role and notes."""
+        ("Owns the trial funnel"), then in their title, then anywhere in title, role and
+        notes."""
         terms = dict(subject)
         for item in items:
             if item.is_finding:
@@ -326,17 +327,17 @@ class Composer:
                 for leaf in item.leaves:
                     for t in lexicon.text_terms(str(leaf.value)):
                         terms.setdefault(t, 1.0)
-        best: tuple[tuple[float, float], Item] | None = None
+        best: tuple[tuple[float, ...], Item] | None = None
         for person in self.index.people():
             clauses = re.split(r"[;,.]", person.get("notes") or "")
             owned = " ".join(c for c in clauses if _OWNS.search(c))
             said = " ".join(person.get(key) or "" for key in ("title", "role", "notes"))
             score = tuple(
                 sum(w for t, w in terms.items() if t in set(lexicon.text_terms(text)))
-                for text in (owned, said)
+                for text in (owned, person.get("title") or "", said)
             )
-            if score[1] >= 0.5 and (best is None or score > best[0]):
-                best = ((score[0], score[1]), person)
+            if score[-1] >= 0.5 and (best is None or score > best[0]):
+                best = (score, person)
         return best[1] if best else None
 
     def items_of(self, claims: list[Claim]) -> list[Item]:
