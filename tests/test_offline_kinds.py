@@ -364,3 +364,27 @@ def test_a_passage_with_another_figure_for_the_field_is_not_quoted(tmp_path: Pat
     assert_verified(result)
     texts = [c.text for c in result.posted]
     assert "Revenue: $96.4M." in texts and not any("$5B" in t for t in texts), texts
+
+
+TARGETS = [
+    # a metric against a target: the target a finding states, or "not in the report" for it
+    (
+        NWO,
+        "how does mobile page speed compare with the target?",
+        ["Product pages load in 2.9 s at the 75th percentile on mobile, against a 2.5 s target"],
+        False,
+    ),
+    (NWL, "what's the tender rejection rate compared with the target?", ["Tender rejection"], True),
+]
+
+
+@pytest.mark.parametrize(("slug", "question", "starts", "target_absent"), TARGETS)
+def test_a_metric_against_its_target(
+    slug: str, question: str, starts: list[str], target_absent: bool
+) -> None:
+    result = converse([question], slug, deps())
+    assert_verified(result)
+    texts = [c.text for c in result.posted]
+    for start in starts:
+        assert any(t.startswith(start) for t in texts), texts
+    assert (texts[-1] == ABSENT_TEXT) is target_absent, texts

@@ -403,6 +403,10 @@ class Composer:
         claims = self.lookup(q, hits)
         if q.wants_figure and not any(_has_figure(c) for c in claims):
             return [absent(), *claims[:NEARBY]]
+        if "target" in q.content and not any(
+            "target" in self.sentence_terms(c.text) for c in claims
+        ):
+            return [*claims, absent()]  # "churn vs target": the churn, and no target stated
         return claims
 
     def unmeasured(self, q: Question, hits: list[Hit]) -> bool:
@@ -689,12 +693,14 @@ class Composer:
 
 def _parts(text: str, index: ReportIndex) -> list[Question]:
     """The parts of a question joined by "and", commas or "vs"; a part with no subject of
-    its own ("best" in "best vs worst score") joins its neighbour."""
+    its own ("best" in "best vs worst score") or only a target ("churn vs the target")
+    joins its neighbour."""
     parts = [parse_question(p, index) for p in _SPLIT.split(text) if p.strip()]
     out: list[Question] = []
     pending: Question | None = None
     for part in parts:
-        if part.empty and not part.soft and not part.who:
+        qualifier = bool(part.content) and set(part.content) <= {"target"}
+        if qualifier or (part.empty and not part.soft and not part.who):
             if out:
                 out[-1] = out[-1].merged(part)
             else:
