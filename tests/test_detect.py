@@ -34,6 +34,8 @@ REPORTS = [
     report("kps", "Kestrelpoint Software", ["Kestrelpoint", "KPS"], "kestrelpoint.io"),
     report("cafe", "Café Lumière", ["Lumiere Roasters"]),
     report("tp", "Tamarack & Pine Co.", []),
+    report("hbf", "Harbor Bay Freight Services", []),
+    report("boa", "Bank of Arcadia Trust", []),
 ]
 INDEX = CompanyIndex(REPORTS)
 
@@ -75,6 +77,7 @@ FOUND: list[tuple[str, str, str]] = [
     ("specific beats shared", "Northwind Outfitters", "nwo"),
     ("typo'd specific beats shared", "Northwind Logistcs", "nwl"),
     ("shared explained by specific", "Northwind Logistics: is Northwind's DSO high?", "nwl"),
+    ("first two words of a long name", "what should I lead with on the harbor bay call", "hbf"),
 ]
 
 
@@ -121,6 +124,8 @@ ORDINARY = [
     "we need a new widget",
     "pine trees near the lake",
     "is that a good point?",
+    "harbr bay rates",  # a short form is matched exactly, never as a typo
+    "which bank of theirs",  # not a short form: "of" joins words
     "",
 ]
 

@@ -435,7 +435,7 @@ def test_malformed_reports_are_skipped_with_a_precise_error(
     assert "missing" in problems["no-file"].problem
     # The good reports are still served.
     result = run_turn(QUESTION, WHERE, deps_for(offline, store))
-    assert result.outcome is Outcome.ANSWERED and "4,137,220" in reply_text(result)
+    assert result.outcome is Outcome.ANSWERED and "$4.14M" in reply_text(result)
 
 
 MODEL_GARBAGE: list[tuple[str, AnswerStep]] = [
@@ -459,7 +459,7 @@ def test_model_garbage_falls_back_or_fails_clearly(
     deps.model = FallbackModel(ScriptedModel([step]), offline)
     rescued = run_turn(QUESTION, WHERE, deps)
     text = reply_text(rescued)
-    assert "4,137,220" in text or "couldn't verify" in text
+    assert "$4.14M" in text or "couldn't verify" in text
     for token in FORBIDDEN:
         assert token not in text
     assert_verified(rescued)

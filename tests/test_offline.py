@@ -19,7 +19,7 @@ import pytest
 from prism_slack.claims import ABSENT_TEXT, Answer
 from prism_slack.errors import ConfigError
 from prism_slack.llm import lexicon
-from prism_slack.llm.offline import MAX_CLAIMS, OfflineAnswerer
+from prism_slack.llm.offline import MAX_BRIEF_CLAIMS, OfflineAnswerer
 from prism_slack.llm.offline_index import index_for
 from prism_slack.llm.offline_wording import ask_claim, coaching_claim, format_number
 from prism_slack.llm.playbook import FRAME_IDS, MOVE_IDS, Playbook, load_playbook, parse_playbook
@@ -214,7 +214,7 @@ ALWAYS_ABSENT = [
     "who is their CEO's spouse?",
     "what's their stock price?",
     "what's their Q1 revenue?",
-    "how many patents do they hold?",
+    "how many trademarks do they hold?",
 ]
 
 
@@ -223,9 +223,9 @@ def test_answer_cites_the_expected_fields(
     slug: str, question: str, expected: tuple[str, ...] | str
 ) -> None:
     answer = ask(slug, question)
-    assert 1 <= len(answer.claims) <= MAX_CLAIMS
+    assert 1 <= len(answer.claims) <= MAX_BRIEF_CLAIMS
     if expected == ABSENT:
-        assert [c.kind for c in answer.claims] == ["absent"], answer
+        assert_absent(answer)
         return
     assert "absent" not in {c.kind for c in answer.claims}, answer
     missing = set(expected) - cited(answer)
@@ -235,8 +235,15 @@ def test_answer_cites_the_expected_fields(
 @pytest.mark.parametrize("slug", SLUGS)
 @pytest.mark.parametrize("question", ALWAYS_ABSENT)
 def test_questions_the_report_cannot_answer_are_absent(slug: str, question: str) -> None:
-    answer = ask(slug, question)
-    assert [(c.kind, c.text, c.evidence) for c in answer.claims] == [("absent", ABSENT_TEXT, [])]
+    assert_absent(ask(slug, question))
+
+
+def assert_absent(answer: Answer) -> None:
+    """ "Not in the report" first, then at most what the report holds nearby (facts)."""
+    first, *nearby = answer.claims
+    assert (first.kind, first.text, first.evidence) == ("absent", ABSENT_TEXT, []), answer
+    assert all(c.kind == "fact" for c in nearby), answer
+    assert len(nearby) <= 2, answer
 
 
 @pytest.mark.parametrize("slug", SLUGS)
@@ -320,8 +327,8 @@ def test_values_are_worded_verbatim_or_faithfully() -> None:
         for c in ask("northwind-outfitters", f"what's their {q}?").claims
     }
     assert "Churn rate: 2.11%." in texts
-    assert "Revenue: $412,500,000." in texts
-    assert "Revenue growth: -5.0%." in texts
+    assert "Revenue: $412.5M." in texts
+    assert "Revenue growth: down 5.0%." in texts
 
 
 @pytest.mark.parametrize(
@@ -330,13 +337,21 @@ def test_values_are_worded_verbatim_or_faithfully() -> None:
         (("metrics", "churn_rate"), 0.0211, "2.11%"),
         (("metrics", "payment_failure_rate"), 0.0011, "0.11%"),
         (("financials", "gross_margin"), 0.412, "41.2%"),
-        (("financials", "revenue_usd"), 412500000, "$412,500,000"),
-        (("financials", "membership_arr_usd"), 4137220, "$4,137,220"),
+        (("financials", "revenue_usd"), 412500000, "$412.5M"),
+        (("financials", "revenue_usd"), 1843000000, "$1.84B"),
+        (("financials", "revenue_usd"), 1843700000, "$1.84B"),
+        (("financials", "net_revenue_usd"), 351422807, "$351M"),
+        (("financials", "arr_usd"), 74000000, "$74M"),
+        (("financials", "membership_arr_usd"), 4137220, "$4.14M"),
+        (("financials", "deal_usd"), 250000, "$250,000"),
+        (("metrics", "sales_cycle_days"), 74, "74 days"),
+        (("financials", "days_cash_on_hand"), 142, "142 days"),
+        (("metrics", "members"), 4100000, "4.1M"),
         (("financials", "revenue_growth_pct"), -5.0, "-5.0%"),
         (("metrics", "trial_conversion_pct"), 3.66, "3.66%"),
         (("financials", "burn_multiple"), 0.9, "0.9"),
-        (("metrics", "monthly_sessions"), 6830000, "6,830,000"),
-        (("company", "employees"), 1240, "1240"),
+        (("metrics", "monthly_sessions"), 6830000, "6.83M"),
+        (("company", "employees"), 1240, "1,240"),
         (("company", "founded"), 2004, "2004"),
         (("metrics", "last_replatform_year"), 2019, "2019"),
         (("financials", "rule_of_40"), 28.1, "28.1"),
@@ -350,7 +365,7 @@ def test_answers_are_deterministic_and_bounded() -> None:
     for slug, question, _ in CASES:
         first, second = ask(slug, question), ask(slug, question)
         assert first == second
-        assert len(first.claims) <= MAX_CLAIMS
+        assert len(first.claims) <= MAX_BRIEF_CLAIMS
 
 
 def test_offline_answerer_is_an_answer_model() -> None:
@@ -399,7 +414,7 @@ def test_synonyms(word: str, concept: str) -> None:
 def test_phrases_merge_before_synonyms() -> None:
     assert lexicon.text_terms("what's their top line?") == ["revenue"]
     assert lexicon.text_terms("annual recurring revenue") == ["arr"]
-    assert lexicon.text_terms("e-commerce platform") == [lexicon.stem("ecommerce"), "vendor"]
+    assert lexicon.text_terms("e-commerce platform") == ["ecommerce", "vendor"]
 
 
 # -- speed ------------------------------------------------------------------------------

@@ -228,8 +228,11 @@ def test_withheld_count_and_label_shown(name: str) -> None:
     dumped = render_blocks(result).model_dump_json()
     n = len(result.withheld)
     if n:
-        noun = "claim" if n == 1 else "claims"
-        line = f"⚠ {n} {noun} withheld — could not be verified against the report."
+        line = (
+            "⚠ 1 statement withheld — I couldn't verify it against the audit report."
+            if n == 1
+            else f"⚠ {n} statements withheld — I couldn't verify them against the audit report."
+        )
         assert line in text
         contexts = [b for b in render_blocks(result).blocks if b["type"] == "context"]
         assert any(b["elements"][0]["text"] == line for b in contexts)
@@ -238,6 +241,8 @@ def test_withheld_count_and_label_shown(name: str) -> None:
     if result.outcome is Outcome.ANSWERED:
         assert result.label is not None
         title = "Coaching only" if result.label is Label.COACHING_ONLY else result.label.value
+        if result.posted and all(c.kind == "absent" for c in result.posted):
+            title = "NOT IN THE REPORT"  # its own plain line, not UNGROUNDED
         assert title in text and title in dumped
     else:
         assert not any(label.value in text for label in Label)
@@ -263,7 +268,7 @@ def test_withheld_count_and_label_shown(name: str) -> None:
 )
 def test_label_line(label: Label, method: Method, expected: str) -> None:
     result = answered([fact("Their ARR is $4.1M.", 1)], label, method=method)
-    assert render_text(result).splitlines()[-1].startswith(expected)
+    assert any(line.startswith(expected) for line in render_text(result).splitlines()[-2:])
     label_block = render_blocks(result).blocks[-2]["elements"][0]["text"]
     plain = label_block.replace("*", "")
     assert expected in plain

@@ -4,98 +4,35 @@ A text becomes a sequence of *terms*:
 
 1. lower-case word tokens (letters and digits; apostrophes dropped, possessive ``'s`` cut;
    hyphenated words split into their parts);
-2. multi-word phrases merged into one term (``top line`` → ``revenue``, ``e commerce`` →
-   ``ecommerce``, ``annual recurring revenue`` → ``arr``);
-3. a light stem (plural ``-s``/``-ies``, ``-ing``/``-ed`` on long words, final ``-e``);
-4. the stem mapped to its synonym *concept* (``profitability`` → ``margin``,
+2. chat shorthand expanded (``ppl`` → ``people``, ``appt`` → ``appointment``);
+3. multi-word phrases merged into one term (``top line`` → ``revenue``, ``gross margin`` →
+   ``grossmargin``, ``chief financial officer`` → ``cfo``);
+4. a light stem (plural ``-s``/``-ies``, ``-ing``/``-ed`` on long words, final ``-e``);
+5. the stem mapped to its synonym *concept* (``profitability`` → ``margin``,
    ``provider`` → ``vendor``), or kept as is.
 
 Question words that carry no subject (``what``, ``their``, ``please``) are *stop* terms;
 words that only sharpen a subject (``rate``, ``total``, ``biggest``) are *soft*: they help
 ranking but an answer never has to match them.
 
-The verifier keeps its own vocabulary (``prism_slack/verify/lexicon.py``) on purpose: the
-checker shares no word lists with an answerer it checks, so a gap in one cannot hide the
-same gap in the other.
+The word lists are packaged data (``prism_slack/data/lexicon.yaml``). The verifier keeps
+its own vocabulary (``prism_slack/verify/lexicon.py``) on purpose: the checker shares no
+word lists with an answerer it checks, so a gap in one cannot hide the same gap in the other.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import yaml
 
 _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z0-9]+)*")
-
-_PHRASES: dict[tuple[str, ...], str] = {
-    ("e", "commerce"): "ecommerce",
-    ("e", "mail"): "email",
-    ("e", "mails"): "email",
-    ("top", "line"): "revenue",
-    ("annual", "recurring", "revenue"): "arr",
-    ("monthly", "recurring", "revenue"): "mrr",
-    ("gross", "merchandise", "value"): "gmv",
-    ("average", "order", "value"): "aov",
-    ("net", "promoter", "score"): "nps",
-    ("customer", "acquisition", "cost"): "cac",
-    ("lifetime", "value"): "ltv",
-    ("decision", "maker"): "buyer",
-    ("decision", "makers"): "buyer",
-    ("talk", "to"): "stakeholder",
-    ("speak", "to"): "stakeholder",
-    ("reach", "out", "to"): "stakeholder",
-    ("meet", "with"): "stakeholder",
-    ("site", "search"): "search",
-    ("tech", "stack"): "vendor",
-    ("next", "step"): "nextstep",
-    ("next", "steps"): "nextstep",
-    ("follow", "up"): "nextstep",
-    ("bring", "up"): "raise",
-    ("red", "flag"): "finding",
-    ("red", "flags"): "finding",
-    ("what", "went", "wrong"): "finding",
-    ("tl", "dr"): "summary",
-    ("stock", "price"): "stockprice",
-    ("sales", "cycle"): "salescycle",
-    ("quick", "win"): "quickwin",
-    ("quick", "wins"): "quickwin",
-    ("days", "sales", "outstanding"): "dso",
-    ("inside", "sales"): "insidesales",
-    ("share", "price"): "stockprice",
-}
-_MAX_PHRASE = max(len(p) for p in _PHRASES)
-
-# concept → its words (stemmed on import). The first word names the concept.
-_SYNONYMS: dict[str, str] = {
-    "revenue": "revenue sales topline turnover",
-    "margin": "margin profitability profitable profit",
-    "growth": "growth grow grew growing grown yoy",
-    "vendor": "vendor provider platform tool tooling stack use used uses using software "
-    "technology tech system solution processor gateway run runs powered supplier",
-    "stakeholder": "stakeholder people contact person talk speak persona",
-    "conversion": "conversion convert converting converted cvr",
-    "churn": "churn retention retain attrition cancellation cancel",
-    "search": "search searching",
-    "email": "email newsletter esp mail mailing",
-    "payment": "payment pay paying",
-    "crm": "crm",
-    "score": "score rating rated grade graded scorecard",
-    "finding": "finding find issue problem risk concern weakness flaw pain wrong",
-    "summary": "summary summarize summarise overview recap tldr highlight takeaway rundown gist",
-    "employee": "employee headcount staff workforce fte",
-    "hq": "hq headquarter headquarters headquartered based located where",
-    "founded": "founded established founding inception",
-    "analytics": "analytics analytic",
-    "budget": "budget spend spends spending",
-    "industry": "industry sector vertical",
-    "competitor": "competitor competition rival",
-    "domain": "domain website url",
-    "buyer": "buyer buying",
-    "auditor": "auditor author wrote written",
-    "coaching": "open opener opening pitch approach coach coaching advice advise tip prepare "
-    "prep handle objection pushback position angle start kick kickoff say raise frame "
-    "discovery call meeting conversation strategy playbook move ask nextstep close respond "
-    "reply plan quickwin",
-}
+_AMPERSAND = re.compile(r"\b([a-z])\s?&\s?([a-z])\b")
+"""``f&b``, ``p&l``, ``r&d``: one word of initials (``fb``)."""
 
 
 def wordset(text: str) -> frozenset[str]:
@@ -103,29 +40,36 @@ def wordset(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-_STOP_WORDS = wordset(
-    """
-    a an the is are was were be been being am do does did doing done have has had having
-    what whats which whose why how i me my mine we our ours you your yours they them their
-    theirs it its this that these those there here of in on at for to from by with about as
-    into onto over under and or but if so than then can could should would will shall may
-    might must please tell give show know let us any some all just also really actually
-    currently current now today right get got like s t anything something much many more
-    most very quite up out again dont don didnt doesnt isnt arent im id ive youre thats
-    audit report prospect company account they're it's tell me able need want go going
-    look looking see think thing things one ones each every kind sort type info
-    information detail details data say said
-    """
-)
+def _load() -> dict[str, Any]:
+    text = resources.files("prism_slack").joinpath("data", "lexicon.yaml").read_text("utf-8")
+    data: dict[str, Any] = yaml.safe_load(text)
+    return data
 
-_SOFT_WORDS = wordset(
-    """
-    rate number total overall level amount figure value big biggest large largest size fast
-    high highest low lowest good bad main key primary latest recent last annual yearly
-    average avg stat stats top best worst major important doing performance status state
-    right when count who whom time
-    """
-)
+
+_DATA = _load()
+
+
+def words(text: str) -> list[str]:
+    """Lower-case word tokens; hyphenated words split (``no-show`` → ``no``, ``show``)."""
+    out: list[str] = []
+    text = _AMPERSAND.sub(r"\1\2", text.lower().replace("’", "'").replace("-", " "))
+    for m in _TOKEN.finditer(text):
+        token = m.group(0)
+        if token.endswith("'s"):
+            token = token[:-2]
+        out.append(token.replace("'", ""))
+    return out
+
+
+def key_words(key: str) -> list[str]:
+    """Words of a field key: ``trial_conversion_pct`` / ``trialConversion`` → words."""
+    return list(_key_words(key))
+
+
+@cache
+def _key_words(key: str) -> tuple[str, ...]:
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", key)
+    return tuple(words(re.sub(r"[_.\-]+", " ", spaced)))
 
 
 def stem(word: str) -> str:
@@ -144,53 +88,82 @@ def stem(word: str) -> str:
         w = w[:-3]
     elif len(w) >= 6 and w.endswith("ed"):
         w = w[:-2]
+    if len(w) > 4 and w[-1] == w[-2] and w[-1] not in "aeioulsz":
+        w = w[:-1]  # planned → plann → plan
     if len(w) > 4 and w.endswith("e"):
         w = w[:-1]
     return w
 
 
-_CONCEPT: dict[str, str] = {}
-for _concept, _words in _SYNONYMS.items():
-    for _word in _words.split():
-        _CONCEPT.setdefault(stem(_word), _concept)
-_STOP_STEMS = frozenset(stem(w) for w in _STOP_WORDS) - frozenset(_CONCEPT)
-_SOFT_STEMS = frozenset(stem(w) for w in _SOFT_WORDS) - frozenset(_CONCEPT)
-_SOFT_CONCEPTS: dict[str, str] = {
-    stem("top"): "finding",
-    stem("biggest"): "finding",
-    stem("who"): "stakeholder",
-    stem("whom"): "stakeholder",
+ABBREVIATIONS: dict[str, tuple[str, ...]] = {
+    str(k): tuple(words(str(v))) for k, v in _DATA["abbreviations"].items()
 }
+_PHRASES: dict[tuple[str, ...], str] = {
+    tuple(words(str(k))): str(v) for k, v in _DATA["phrases"].items()
+}
+_MAX_PHRASE = max(len(p) for p in _PHRASES)
+
+_CONCEPT: dict[str, str] = {}
+for _concept, _words in _DATA["synonyms"].items():
+    for _word in str(_words).split():
+        _CONCEPT.setdefault(stem(_word), str(_concept))
+_QUESTION_CONCEPT: dict[str, str] = dict(_CONCEPT)
+for _concept, _words in _DATA["question_synonyms"].items():
+    for _word in str(_words).split():
+        _QUESTION_CONCEPT.setdefault(stem(_word), str(_concept))
+_STOP_STEMS = frozenset(stem(w) for w in str(_DATA["stop"]).split()) - frozenset(_QUESTION_CONCEPT)
+_SOFT_STEMS = frozenset(stem(w) for w in str(_DATA["soft"]).split())
+_SOFT_CONCEPTS: dict[str, str] = {stem(k): str(v) for k, v in _DATA["soft_concepts"].items()}
+PHRASE_TERMS = frozenset(_PHRASES.values())
+"""Terms that name one thing made of several words (``grossmargin``, ``cfo``)."""
+KNOWN: frozenset[str] = (
+    frozenset(_QUESTION_CONCEPT.values())
+    | frozenset(_QUESTION_CONCEPT)
+    | PHRASE_TERMS
+    | _SOFT_STEMS
+)
+"""Terms the lexicon knows: a question word among them is a real subject even when the
+report lacks it (``cto``, ``nps``); a word outside them may be noise."""
+VOCABULARY: frozenset[str] = frozenset(
+    w
+    for group in (
+        *_DATA["synonyms"].values(),
+        *_DATA["question_synonyms"].values(),
+        _DATA["stop"],
+        _DATA["soft"],
+    )
+    for w in str(group).split()
+) | frozenset(w for phrase in _PHRASES for w in phrase)
+"""Every word the lexicon lists, as written (targets for typo correction)."""
 
 
-def words(text: str) -> list[str]:
-    """Lower-case word tokens; hyphenated words split (``no-show`` → ``no``, ``show``)."""
+RECORD_FIELDS: dict[str, dict[str, tuple[str, ...]]] = {
+    str(kind): {str(role): tuple(str(keys).split()) for role, keys in roles.items()}
+    for kind, roles in _DATA["record_fields"].items()
+}
+"""Record kind (``finding``, ``person``) → field role → the keys a report may use for it."""
+
+
+def expand(tokens: Iterable[str]) -> list[str]:
+    """Tokens with chat shorthand spelled out."""
     out: list[str] = []
-    for m in _TOKEN.finditer(text.lower().replace("’", "'").replace("-", " ")):
-        token = m.group(0)
-        if token.endswith("'s"):
-            token = token[:-2]
-        out.append(token.replace("'", ""))
+    for token in tokens:
+        out.extend(ABBREVIATIONS.get(token, (token,)))
     return out
 
 
-def key_words(key: str) -> list[str]:
-    """Words of a field key: ``trial_conversion_pct`` / ``trialConversion`` → words."""
-    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", key)
-    return words(re.sub(r"[_.\-]+", " ", spaced))
-
-
-def _merge_phrases(tokens: list[str]) -> Iterator[str]:
+def _merge_phrases(tokens: list[str]) -> Iterator[tuple[str, tuple[str, ...]]]:
+    """(term or token, the tokens it was made of)."""
     i = 0
     while i < len(tokens):
         for size in range(min(_MAX_PHRASE, len(tokens) - i), 1, -1):
             merged = _PHRASES.get(tuple(tokens[i : i + size]))
             if merged is not None:
-                yield merged
+                yield merged, tuple(tokens[i : i + size])
                 i += size
                 break
         else:
-            yield tokens[i]
+            yield tokens[i], (tokens[i],)
             i += 1
 
 
@@ -202,12 +175,21 @@ def concept(word: str) -> str:
 
 def term_pairs(tokens: Iterable[str]) -> list[tuple[str, str]]:
     """``(stem, concept)`` of word tokens, stop words and one-letter tokens dropped."""
-    out: list[tuple[str, str]] = []
-    for token in _merge_phrases(list(tokens)):
-        s = stem(token)
+    return [(s, c) for s, c, _ in term_parts(tokens)]
+
+
+def term_parts(
+    tokens: Iterable[str], *, question: bool = False
+) -> list[tuple[str, str, tuple[str, ...]]]:
+    """``(stem, concept, words)``: ``term_pairs`` with the words each term was made of.
+    ``question``: also read the question-only synonyms ("lose" → churn)."""
+    concepts = _QUESTION_CONCEPT if question else _CONCEPT
+    out: list[tuple[str, str, tuple[str, ...]]] = []
+    for token, parts in _merge_phrases(expand(tokens)):
+        s = token if token in PHRASE_TERMS else stem(token)
         if len(s) < 2 or s in _STOP_STEMS:
             continue
-        out.append((s, _CONCEPT.get(s, s)))
+        out.append((s, concepts.get(s, s), parts))
     return out
 
 
@@ -220,9 +202,13 @@ def text_terms(text: str) -> list[str]:
     return terms(words(text))
 
 
+def is_stop(word: str) -> bool:
+    return stem(word) in _STOP_STEMS
+
+
 def is_soft(term: str) -> bool:
     """A soft term sharpens ranking but never has to be matched."""
-    return term in _SOFT_STEMS
+    return term in _SOFT_STEMS or term in _SOFT_CONCEPTS
 
 
 def soft_concept(term: str) -> str | None:
@@ -232,5 +218,8 @@ def soft_concept(term: str) -> str | None:
 
 COACHING = "coaching"
 SUMMARY = "summary"
+BRIEF = "talkingpoints"
+"""Talking points, what to lead with: the top findings with a figure and a move each."""
 FINDING = "finding"
 STAKEHOLDER = "stakeholder"
+SCALE = "scale"

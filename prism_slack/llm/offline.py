@@ -1,18 +1,25 @@
 """The offline facts-only answerer: the embedded default model. No network, deterministic.
 
-For a question it ranks the report's items (``offline_index``) and answers in the claim
-contract with at most ``max_claims`` claims:
+For a question it ranks the report's items (``offline_index``: BM25 over field names,
+values, finding titles and details, synonym concepts; typos corrected) and answers in the
+claim contract:
 
-- a *summary* ("summarize the audit"): the most severe findings and headline financials;
-- *findings* ("top findings?", "what are the search issues?"): findings by severity/match;
-- *people* ("who should I talk to?"): stakeholders with titles and roles, and a move;
-- *coaching* ("how do I open the call?"): a playbook move anchored to a finding or field,
-  the facts it leans on, and a discovery question;
-- a *lookup*: the fields that hold every subject word of the question, worded from their
-  own path and values (``offline_wording``);
-- ``absent`` when the report holds nothing for a subject word of the question.
+- *vague and pre-call asks* ("summarise the audit", "give me talking points", "what
+  should I lead with"): the most severe findings with a figure each and a playbook move
+  each; a summary adds the headline financials;
+- *size* ("how big are they"): revenue, employees and the counts of places and customers;
+- *people* ("who's the decision maker?"), *findings* ("what's broken on mobile?");
+- *coaching* ("how do I get past security?"): a playbook move anchored to the person,
+  competitor or finding asked about, the facts it leans on, and a discovery question;
+- *scores*: a score with its scale; the best and worst scores;
+- a *lookup*: the best-ranked fields, worded from their own names and values.
 
-Questions joined by "and" or commas are answered part by part.
+Unknown words lower a field's coverage of the question; they never veto it. ``absent``
+("That's not in the audit report.") is said only when no field covers enough of the
+question, or a figure was asked and the best field holds none; the nearest fields follow
+it. Questions joined by "and", commas or "vs" are answered part by part; a follow-up
+("out of what?", "who owns that?", "what does she need?") is read with the previous
+question of the conversation. The company's name is cut out of the question first.
 """
 
 from __future__ import annotations
@@ -20,35 +27,62 @@ from __future__ import annotations
 import logging
 import re
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields
+from decimal import Decimal
+from functools import cache
 
 from prism_slack.claims import ABSENT_TEXT, Answer, Claim
 from prism_slack.llm import lexicon
+from prism_slack.llm import offline_figures as figures
 from prism_slack.llm import offline_wording as wording
 from prism_slack.llm.offline_index import Hit, Item, ReportIndex, Terms, index_for
 from prism_slack.llm.playbook import Frame, Move, Playbook, load_playbook
-from prism_slack.ports import AnswerRequest
+from prism_slack.ports import AnswerRequest, HistoryTurn
 
 logger = logging.getLogger(__name__)
 
 MAX_CLAIMS = 6
-MAX_LOOKUP_ITEMS = 5
+MAX_BRIEF_CLAIMS = 9
+"""Talking points and summaries: three findings, a figure and a move each."""
+MAX_LOOKUP_ITEMS = 4
 MAX_FINDINGS = 5
 RELATIVE_CUTOFF = 0.6
 """A lookup keeps items scoring at least this share of the best item's score."""
 RELATED_CUTOFF = 0.4
 """A lookup adds a finding that mentions the subject when it scores this share of the best."""
+COVERAGE = 0.5
+"""An item must hold more than this weighted share of the question's content terms to
+answer it (calibrated on the rep-questions dev set: below it, "not in the report")."""
+NEARBY = 2
 
 _FIRST_PERSON = lexicon.wordset("i we me my our us")
+_AUDIT_WORDS = lexicon.wordset("audit report assessment review")
+_OWNS = re.compile(
+    r"\b(?:owns?|owned|runs?|leads?|manages?|heads?|oversees?|responsible|accountable)\b", re.I
+)
 _STRONG_COACHING = lexicon.wordset(
     "pitch opener coach coaching advice advise tip tips objection objections pushback playbook "
-    "strategy angle"
+    "strategy angle position frame handle discovery"
 )
-_SPLIT = re.compile(r"\s*(?:,|;|&|\band\b|\bplus\b|\bas well as\b)\s*", re.IGNORECASE)
-_HEADLINES: tuple[frozenset[str], ...] = (
-    frozenset({"revenue"}),
-    frozenset({"revenue", "growth"}),
-    frozenset({"margin"}),
+_PERSON_PRONOUNS = lexicon.wordset("he she him her his hers")
+_DEMONSTRATIVES = lexicon.wordset("that this it those these")
+_HOW_DO_I = re.compile(r"\bhow (?:do|should|can|could|would|will) (?:i|we)\b", re.I)
+_SIZE_WORDS = lexicon.wordset("big size sized large larger scale")
+_BEST_WORDS = lexicon.wordset("best highest strongest top")
+_WORST_WORDS = lexicon.wordset("worst lowest weakest bottom")
+_FIGURE_ASKS = re.compile(r"\bhow (?:many|much)\b|%|\bpercent(?:age)?\b|\bnumber of\b", re.I)
+_METRIC_TERMS = lexicon.wordset(
+    "nps csat ltv cac arr mrr aov gmv dso nrr grossmargin operatingmargin ebitdamargin "
+    "netmargin netincome netrevenue"
+)
+_SPLIT = re.compile(
+    r"\s*(?:,|;|(?<!\b\w)&(?!\w\b)|\band\b|\bplus\b|\bas well as\b|\bvs\.?|\bversus\b"
+    r"|\bcompared? (?:to|with|against)\b|\bagainst\b|\bstacks? up (?:to|against)\b)\s*",
+    re.IGNORECASE,
+)
+_SIZE_SECTIONS = ("facilities", "locations", "stores", "offices", "sites", "branches")
+_SIZE_KEYS = lexicon.wordset(
+    "hospitals clinics stores warehouses offices locations sites branches facilities customers"
 )
 
 
@@ -58,31 +92,76 @@ def absent() -> Claim:
 
 @dataclass
 class Question:
-    """What a question asks for, in index terms."""
+    """What a question (or one part of it) asks for, in index terms."""
 
     text: str
-    required: Terms = field(default_factory=dict)
-    """Subject concepts: an answer must hold every one (each with the stems used)."""
+    content: Terms = field(default_factory=dict)
+    """Subject concepts → weight; an item's coverage is the share of these it holds."""
     soft: Terms = field(default_factory=dict)
     """Concepts that only sharpen the ranking."""
     coaching: bool = False
     summary: bool = False
+    brief: bool = False
+    size: bool = False
+    scale: bool = False
+    best: bool = False
+    worst: bool = False
+    who: bool = False
+    wants_figure: bool = False
+    pronoun: bool = False
+    """Names a person already spoken of ("what does she need?")."""
+    refers: bool = False
+    """Leans on the previous question ("who owns that?", "how slow exactly?")."""
     names_company: bool = False
 
     @property
-    def subjects(self) -> frozenset[str]:
-        return frozenset(self.required)
+    def known_content(self) -> bool:
+        """A subject the report or the lexicon knows (not only unknown words)."""
+        return any(w >= 1.0 for w in self.content.values())
 
     @property
     def empty(self) -> bool:
-        return not (self.required or self.coaching or self.summary)
+        return not (
+            self.content or self.coaching or self.summary or self.size or self.best or self.worst
+        )
+
+    def merged(self, other: Question) -> Question:
+        """This part with the flags and terms of an empty neighbour ("best" in "best vs
+        worst score", "the max" in "search score vs the max")."""
+        flags = {
+            f.name: getattr(self, f.name) or getattr(other, f.name)
+            for f in fields(self)
+            if f.type in (bool, "bool")
+        }
+        return Question(
+            text=f"{self.text} {other.text}",
+            content={**other.content, **self.content},
+            soft={**other.soft, **self.soft},
+            **flags,
+        )
 
 
-def parse_question(text: str, index: ReportIndex) -> Question:
-    tokens = lexicon.words(text)
-    q = Question(text)
+_PERIOD = re.compile(r"(?:q[1-4]|h[12])(?:fy)?\d{0,4}")
+_FIGURE = re.compile(r"\d+(?:k|m|mm|b|bn)?")
+"""A figure the rep typed ("$5B", "40%"): it sharpens the ranking, it is never a subject (a
+passage repeating the rep's figure does not answer "what is revenue?" better than the field)."""
+_NAMES = re.compile(r"(?<=\w\W)\b[A-Z][a-z]+\b")
+
+
+def parse_question(text: str, index: ReportIndex, *, names_company: bool = False) -> Question:
+    """``text`` in index terms. A word the report and the lexicon do not know weighs half,
+    unless it is a name (capitalised inside the sentence: "Brazil") or a quarter ("Q1"):
+    those qualify the subject, and a field without them does not answer it. A figure
+    (``5b``) only sharpens the ranking."""
+    tokens = [index.correct(t) for t in lexicon.words(text)]
+    tokens += _spelled_out(tokens, index.short_keys)
+    raw = set(tokens)
+    specific = {lexicon.stem(w) for w in _NAMES.findall(text)} | {
+        t for t in tokens if _PERIOD.fullmatch(t)
+    }
+    q = Question(text, names_company=names_company)
     coaching_terms = False
-    for stem, term in lexicon.term_pairs(tokens):
+    for _, term, _parts in lexicon.term_parts(tokens, question=True):
         if term in index.company_terms:
             q.names_company = True
             continue
@@ -90,15 +169,41 @@ def parse_question(text: str, index: ReportIndex) -> Question:
             coaching_terms = True
         elif term == lexicon.SUMMARY:
             q.summary = True
-        elif lexicon.is_soft(term):
-            q.soft.setdefault(lexicon.soft_concept(term) or term, set()).add(stem)
+        elif term == lexicon.BRIEF:
+            q.summary = q.brief = True
+        elif term in (lexicon.SCALE, "max", "maximum"):
+            q.scale = True
+        elif lexicon.is_soft(term) or _FIGURE.fullmatch(term):
+            concept = lexicon.soft_concept(term) or term
+            if concept == lexicon.SCALE:
+                q.scale = True
+            else:
+                q.soft[concept] = 1.0
         else:
-            q.required.setdefault(term, set()).add(stem)
-    strong = bool(_STRONG_COACHING & set(tokens))
-    first_person = bool(_FIRST_PERSON & set(tokens))
-    q.coaching = coaching_terms and (strong or first_person or not q.required)
-    if q.names_company and not (q.required or q.soft or q.coaching):
+            q.content[term] = 1.0 if term in specific else index.weight(term)
+    q.who = bool(raw & {"who", "whom", "whos"})
+    known = {t for t, w in q.content.items() if w >= 1.0}
+    q.best = bool(raw & _BEST_WORDS) and not known - {"score"}
+    q.worst = bool(raw & _WORST_WORDS) and not known - {"score"}
+    q.size = bool(raw & _SIZE_WORDS) and not q.known_content and not q.best and not q.worst
+    q.pronoun = bool(raw & _PERSON_PRONOUNS)
+    q.refers = bool(raw & _DEMONSTRATIVES)
+    if q.who and "them" in raw and set(q.content) == {"owner"} and not q.refers:
+        q.who = False  # "who owns them": the company's owners, not a stakeholder
+    q.wants_figure = bool(_FIGURE_ASKS.search(text)) or bool(set(q.content) & _METRIC_TERMS)
+    strong = bool(_STRONG_COACHING & raw)
+    first_person = bool(_FIRST_PERSON & raw)
+    q.coaching = (coaching_terms and (strong or first_person or not q.content)) or bool(
+        _HOW_DO_I.search(text)
+    )
+    if q.summary and (q.brief or not strong) and not q.content:
+        q.coaching = False  # "tl;dr before my call?", "what should I lead with?"
+    if q.coaching:
+        q.summary = False
+    if q.names_company and q.empty and not (q.soft or q.scale or q.who):
         q.summary = True  # "Tell me about Acme" / just the company's name
+    if raw & _AUDIT_WORDS and not q.known_content and not (q.coaching or q.who or q.soft):
+        q.summary = True  # "what's in the audit?", "walk me through the report"
     return q
 
 
@@ -110,132 +215,391 @@ class Composer:
         self.playbook = playbook
         self.max_claims = max_claims
 
-    def answer(self, text: str) -> list[Claim]:
-        parts = [parse_question(p, self.index) for p in _SPLIT.split(text) if p.strip()]
-        parts = [p for p in parts if not p.empty]
-        whole = parse_question(text, self.index)
+    def answer(self, text: str, history: list[HistoryTurn] | None = None) -> list[Claim]:
+        return self.consistent(self.compose(text, history))
+
+    def compose(self, text: str, history: list[HistoryTurn] | None) -> list[Claim]:
+        stripped = self.index.companies.strip(text)
+        named = stripped != " ".join(text.split())
+        text = stripped or text
+        previous = history[-1].question if history else None
+        whole = parse_question(text, self.index, names_company=named)
+        if previous is not None:
+            followed = self.follow_up(whole, self.index.companies.strip(previous) or previous)
+            if followed is not None:
+                return _dedupe(followed)[: self.max_claims]
+        limit = MAX_BRIEF_CLAIMS if whole.summary and not whole.known_content else self.max_claims
+        if whole.coaching:
+            return _dedupe(self.part(whole))[:limit]
+        parts = _parts(text, self.index)
         if len(parts) <= 1:
-            return _dedupe(self.part(whole))[: self.max_claims]
+            return _dedupe(self.part(whole))[:limit]
         share = max(2, self.max_claims // len(parts))
         claims: list[Claim] = []
         for part in parts:
             claims += self.part(part)[:share]
-        return _dedupe(claims)[: self.max_claims]
+        return _dedupe(claims)[: max(self.max_claims, 2 * len(parts))]
+
+    def consistent(self, claims: list[Claim]) -> list[Claim]:
+        """``claims`` without the quoted passages that state another amount or percentage
+        for a field the answer states ("revenue is $5B" beside ``Revenue: $412.5M``),
+        unless the figure is that of another field the passage names."""
+        stated = [
+            item
+            for item in self.items_of([c for c in claims if c.kind == "fact"])
+            if item.kind == "leaf"
+        ]
+        if not stated:
+            return claims
+        return [c for c in claims if not self.contradicts_any(c, stated)]
+
+    def contradicts_any(self, claim: Claim, stated: list[Item]) -> bool:
+        if not self.quotes_a_passage(claim):
+            return False
+        terms = set(lexicon.text_terms(claim.text))
+        passage = figures.text_figures(claim.text)
+        for item in stated:
+            found = figures.field_kind(item.keys, item.leaves[0].value)
+            if found is None:
+                continue
+            kind, value = found
+            subject = self.index.name_terms[item.order]
+            if not figures.contradicts(claim.text, subject=subject, kind=kind, value=value):
+                continue
+            if not any(self.names_figure(terms, f) for f in passage if f.kind == kind):
+                return True
+        return False
+
+    def quotes_a_passage(self, claim: Claim) -> bool:
+        """``claim`` is a sentence quoted from a finding's detail (whatever its key)."""
+        path = claim.evidence[0] if len(claim.evidence) == 1 else None
+        return path is not None and any(
+            "detail" in item.fields and item.fields["detail"].path == path
+            for item in self.index.holding(path)
+        )
+
+    def names_figure(self, terms: set[str], figure: figures.Figure) -> bool:
+        """Some field whose name ``terms`` hold has ``figure`` as its value."""
+        for item, names in zip(self.index.items, self.index.name_terms, strict=True):
+            if item.kind != "leaf" or not names or not names <= terms:
+                continue
+            found = figures.field_kind(item.keys, item.leaves[0].value)
+            if found is not None and found[0] == figure.kind and figure.matches(abs(found[1])):
+                return True
+        return False
+
+    # -- conversation --------------------------------------------------------------------
+
+    def follow_up(self, q: Question, previous: str) -> list[Claim] | None:
+        """The answer to ``q`` read with the previous question, or ``None`` when ``q``
+        stands on its own."""
+        before = parse_question(previous, self.index)
+        if q.pronoun:
+            people = [i for i in self.items_of(self.part(before)) if i.is_person]
+            if people:
+                return self.person_claims(people[0], notes_first=True)
+        if q.known_content and not q.refers and not q.scale:
+            return None  # "and their margin?": a subject of its own
+        merged = _with_previous(q, before)
+        if q.who:
+            items = self.items_of(self.part(before))
+            related = self.related_terms(items)
+            owner = self.owner_of({**related, **before.content}, items)
+            if owner is not None:
+                return self.person_claims(owner)
+            merged.content = {**related, **merged.content}
+            if "owner" in merged.content:
+                merged.content["owner"] = 2.0
+        return self.part(merged)
+
+    def owner_of(self, subject: Terms, items: list[Item]) -> Item | None:
+        """The person who owns what the previous answer was about: ``subject`` (its terms,
+        the findings behind its figures), the values and finding titles ``items`` cites,
+        matched first in the clauses of a person's notes that say what they own or run
+        ("Owns the trial funnel"), then in their title, then anywhere in title, role and
+        notes."""
+        terms = dict(subject)
+        for item in items:
+            if item.is_finding:
+                for t in lexicon.text_terms(item.get("title") or ""):
+                    terms.setdefault(t, 0.5)
+            elif item.kind != "record":  # the vendor or value the answer named: "Alkami"
+                for leaf in item.leaves:
+                    for t in lexicon.text_terms(str(leaf.value)):
+                        terms.setdefault(t, 1.0)
+        best: tuple[tuple[float, ...], Item] | None = None
+        for person in self.index.people():
+            clauses = re.split(r"[;,.]", person.get("notes") or "")
+            owned = " ".join(c for c in clauses if _OWNS.search(c))
+            said = " ".join(person.get(key) or "" for key in ("title", "role", "notes"))
+            score = tuple(
+                sum(w for t, w in terms.items() if t in set(lexicon.text_terms(text)))
+                for text in (owned, person.get("title") or "", said)
+            )
+            if score[-1] >= 0.5 and (best is None or score > best[0]):
+                best = (score, person)
+        return best[1] if best else None
+
+    def items_of(self, claims: list[Claim]) -> list[Item]:
+        """The items ``claims`` cite, in the order the claims cite them."""
+        out: list[Item] = []
+        for path in (p for c in claims for p in c.evidence):
+            out += [item for item in self.index.holding(path) if item not in out]
+        return out
+
+    def related_terms(self, items: list[Item]) -> Terms:
+        """Title terms of the findings that state a figure of ``items`` (the finding
+        behind a metric), at half weight: who owns a metric is who owns its finding."""
+        out: Terms = {}
+        for item in items:
+            if item.kind != "leaf" or not wording.is_number(item.leaves[0].value):
+                continue
+            figure = wording.format_value(item.keys, item.leaves[0].value).lstrip("$")
+            for finding in self.index.findings():
+                if figure in (finding.get("detail") or ""):
+                    for term in lexicon.text_terms(finding.get("title") or ""):
+                        out.setdefault(term, 0.5)
+        return out
+
+    # -- one part ------------------------------------------------------------------------
 
     def part(self, q: Question) -> list[Claim]:
-        if q.summary and not q.coaching:
-            return self.summary()
         if q.coaching:
             return self.coaching(q)
-        if not q.required:
+        if q.summary and not q.known_content:
+            return self.summary(q)
+        if q.size:
+            return self.size()
+        if q.best or q.worst:
+            return self.extremes(q)
+        if not q.content:
             if lexicon.FINDING in q.soft:
                 return self.findings(self.index.findings())
-            return [absent()]
-        hits = self.covering(q)
-        if not hits and lexicon.FINDING in q.required and len(q.required) > 1:
+            if lexicon.STAKEHOLDER in q.soft:
+                return self.people(self.index.people(), q.text)
+        if q.who and not q.known_content and self.index.people():
+            return self.people(self.index.people(), q.text)  # "who do I need to win over?"
+        if not q.content:
+            if not q.soft:
+                return self.scales_only() if q.scale else [absent()]
+            q = Question(q.text, content=dict(q.soft), soft={}, scale=q.scale, who=q.who)
+        hits = self.ranked(q)
+        if not _answers(hits) and lexicon.FINDING in q.content and len(q.content) > 1:
             # "what are their payment issues?" with no such finding: the payment facts
-            q = replace(q, required={k: v for k, v in q.required.items() if k != lexicon.FINDING})
-            hits = self.covering(q)
-        if not hits:
-            return [absent()]
-        if lexicon.FINDING in q.required and any(h.item.is_finding for h in hits):
+            q.content.pop(lexicon.FINDING)
+            hits = self.ranked(q)
+        if not _answers(hits) or self.unmeasured(q, hits):
+            return [absent(), *self.nearby(q, hits)]
+        hits = [h for h in hits if h.coverage > COVERAGE] + [
+            h for h in hits if h.coverage <= COVERAGE
+        ]
+        hits.sort(key=lambda h: (-(h.coverage > COVERAGE), -h.score, h.item.order))
+        if lexicon.FINDING in q.content and any(h.item.is_finding for h in hits[:3]):
             return self.findings_for(q, hits)
-        if lexicon.STAKEHOLDER in q.required and any(h.item.is_person for h in hits):
+        if (q.who or lexicon.STAKEHOLDER in q.content) and any(
+            h.item.is_person and h.coverage > COVERAGE for h in hits[:6]
+        ):
             return self.people_for(q, hits)
-        return self.lookup(q, hits)
+        claims = self.lookup(q, hits)
+        if q.wants_figure and not any(_has_figure(c) for c in claims):
+            return [absent(), *claims[:NEARBY]]
+        if "target" in q.content and not any(
+            "target" in self.sentence_terms(c.text) for c in claims
+        ):
+            return [*claims, absent()]  # "churn vs target": the churn, and no target stated
+        return claims
+
+    def unmeasured(self, q: Question, hits: list[Hit]) -> bool:
+        """A measure asked of something the report does not measure ("headcount at the
+        Brno plant" where only the group's headcount is kept): the question names a figure
+        a field holds and a thing the report only names in its values (a place, a
+        product: a capitalised word), and no item holds both."""
+        known = {t for t, w in q.content.items() if w >= 1.0 and t in self.index.postings}
+        measures = known & self.index.measures
+        subjects = (known - self.index.key_terms) & self.index.proper_terms
+        if not measures or not subjects:
+            return False
+        return not any(h.covered & measures and subjects <= h.covered for h in hits)
+
+    def ranked(self, q: Question) -> list[Hit]:
+        scales = self.index.scale_paths
+        return [h for h in self.index.rank(q.content, q.soft) if h.item.path not in scales]
+
+    def nearby(self, q: Question, hits: list[Hit]) -> list[Claim]:
+        """What the report holds closest to an absent subject: the best hits, else the
+        people for a "who", else nothing."""
+        if not hits and q.who:
+            return [wording.person_claim(p) for p in self.index.people()[:NEARBY]]
+        claims: list[Claim] = []
+        for hit in hits[:NEARBY]:
+            claims += self.item_claims(hit.item)[:1]
+        return claims
 
     # -- answer kinds ------------------------------------------------------------------
 
-    def summary(self) -> list[Claim]:
-        claims = [wording.finding_claim(f) for f in self.index.findings()[:3]]
-        claims += [self.item_claims(item)[0] for item in self.headlines()]
+    def summary(self, q: Question) -> list[Claim]:
+        """The three most severe findings, a figure each; then a move each (talking
+        points, what to lead with) or the headline financials (a summary)."""
+        findings = self.index.findings()[:3]
+        claims: list[Claim] = []
+        for item in findings:
+            claims.append(wording.finding_claim(item))
+            sentence = self.best_sentence(item, frozenset(), want_number=True)
+            if sentence is not None and _digits(sentence):
+                claims.append(wording.detail_claim(item, sentence))
+            if q.brief:
+                title = item.fields["title"].path
+                claims.append(wording.coaching_claim(self.entry_for(item), [title]))
+        if not q.brief or not findings:
+            claims += [self.item_claims(item)[0] for item in self.headlines()]
         return claims or [absent()]
+
+    def size(self) -> list[Claim]:
+        """How big the prospect is: its revenue (or largest amount), headcount, and the
+        counts the report keeps about the company (places, customers, members)."""
+        claims = [self.item_claims(item)[0] for item in self.headlines()[:1]]
+        for item, names in self.numbers():
+            keys = set(lexicon.key_words(item.keys[-1]))
+            if "founded" in names or "year" in keys or self.money(item) is not None:
+                continue
+            if "employee" in names or (
+                item.section in ("company", "metrics")
+                and (
+                    item.section == "company"
+                    or keys & _SIZE_KEYS
+                    or any(k in _SIZE_SECTIONS for k in item.keys)
+                )
+                and figures.field_kind(item.keys, item.leaves[0].value) is None
+            ):
+                claims.append(self.item_claims(item)[0])
+        return claims[:5] or [absent()]
+
+    def extremes(self, q: Question) -> list[Claim]:
+        """The highest and/or lowest score, each with its scale; "weakest" adds the most
+        severe finding."""
+        scored = [
+            item
+            for item in self.index.items
+            if item.path in self.index.scales and wording.is_number(item.leaves[0].value)
+        ]
+        if not scored:
+            return self.findings(self.index.findings()) if q.worst else [absent()]
+        ordered = sorted(scored, key=lambda i: (float(i.leaves[0].value), i.order))  # type: ignore[arg-type]
+        claims = []
+        if q.best:
+            claims.append(self.item_claims(ordered[-1])[0])
+        if q.worst:
+            claims.append(self.item_claims(ordered[0])[0])
+            if not q.best and self.index.findings():
+                claims.append(wording.finding_claim(self.index.findings()[0]))
+        return claims
+
+    def scales_only(self) -> list[Claim]:
+        """ "What's the scale?" with no score named: every score with its scale."""
+        return [self.item_claims(i)[0] for i in self.index.items if i.path in self.index.scales]
 
     def findings(self, items: list[Item]) -> list[Claim]:
         """Finding titles with their severity, in the order given."""
         return [wording.finding_claim(item) for item in items[:MAX_FINDINGS]] or [absent()]
 
+    def people(self, items: list[Item], text: str = "") -> list[Claim]:
+        """People with their titles and roles, and the move for mapping them."""
+        claims = [wording.person_claim(p) for p in items[: self.max_claims - 1]]
+        entry = self.playbook.for_question(text) or self.playbook.for_section("stakeholders")
+        if entry is not None and claims:
+            claims.append(wording.coaching_claim(entry, [items[0].fields["name"].path]))
+        return claims or [absent()]
+
     def findings_for(self, q: Question, hits: list[Hit]) -> list[Claim]:
         found = [h.item for h in hits if h.item.is_finding]
-        if q.subjects == {lexicon.FINDING}:
+        if set(q.content) == {lexicon.FINDING}:
             found.sort(key=lambda item: (item.severity_rank, item.order))
             return self.findings(found)
         claims: list[Claim] = []
         for item in found[:2]:
             claims.append(wording.finding_claim(item))
-            best = self.best_sentence(item, q.subjects)
+            best = self.best_sentence(item, frozenset(q.content))
             if best is not None:
                 claims.append(wording.detail_claim(item, best))
         return claims
 
     def people_for(self, q: Question, hits: list[Hit]) -> list[Claim]:
         people = [h.item for h in hits if h.item.is_person]
-        specific = q.subjects != {lexicon.STAKEHOLDER}
+        specific = set(q.content) - {lexicon.STAKEHOLDER}
         if not specific:
             people.sort(key=lambda item: item.order)
-        claims = [wording.person_claim(p) for p in people[: self.max_claims - 1]]
-        if specific and people:
-            notes = wording.notes_claim(people[0])
-            if notes is not None:
-                claims.insert(1, notes)
-        entry = self.playbook.for_question(q.text) or self.playbook.for_section("stakeholders")
-        if entry is not None and people:
-            claims = claims[: self.max_claims - 1]
-            claims.append(wording.coaching_claim(entry, [people[0].fields["name"].path]))
+            return self.people(people, q.text)
+        claims = self.person_claims(people[0])
+        claims += [wording.person_claim(p) for p in people[1:2]]
+        return claims
+
+    def person_claims(self, person: Item, *, notes_first: bool = False) -> list[Claim]:
+        claims = [wording.person_claim(person)]
+        notes = wording.notes_claim(person)
+        if notes is not None:
+            claims = [notes, *claims] if notes_first else [*claims, notes]
         return claims
 
     def lookup(self, q: Question, hits: list[Hit]) -> list[Claim]:
-        best = hits[0].score
-        chosen = [h.item for h in hits if h.score >= RELATIVE_CUTOFF * best][:MAX_LOOKUP_ITEMS]
+        top = hits[0].score
+        chosen = [
+            h.item
+            for h in hits
+            if h.score >= RELATIVE_CUTOFF * top
+            and h.coverage > 0
+            and (h.named or not hits[0].named or h.item.kind == "record")
+        ]
+        chosen = chosen[:MAX_LOOKUP_ITEMS]
         claims: list[Claim] = []
         for item in chosen:
             claims += self.item_claims(item)
             if item.is_finding:
-                sentence = self.best_sentence(item, q.subjects)
+                sentence = self.best_sentence(item, frozenset(q.content), want_number=True)
                 if sentence is not None:
                     claims.append(wording.detail_claim(item, sentence))
         if not any(item.is_finding for item in chosen):
             related = next(
-                (h.item for h in hits if h.item.is_finding and h.score >= RELATED_CUTOFF * best),
+                (h.item for h in hits if h.item.is_finding and h.score >= RELATED_CUTOFF * top),
                 None,
             )
             if related is not None:
+                sentence = self.best_sentence(related, frozenset(q.content), want_number=True)
                 claims.append(wording.finding_claim(related))
+                if sentence is not None and self.sentence_terms(sentence) & set(q.content):
+                    claims.append(wording.detail_claim(related, sentence))
         return claims
 
     def coaching(self, q: Question) -> list[Claim]:
         asked = self.playbook.for_question(q.text)
-        anchor: Item | None
-        if q.required:
-            hits = self.covering(q)
-            if not hits:
-                entry = asked or self.playbook.moves[0]
-                return [absent(), wording.coaching_claim(entry, [])]
-            anchor = hits[0].item
-        else:
-            anchor = self.anchor_for(asked)
+        hits = self.ranked(q) if q.content else []
+        anchor = self.person_named(q.text) or (
+            _coaching_anchor(hits) if _answers(hits) else self.anchor_for(asked)
+        )
         if anchor is None:
             entry = asked or self.playbook.moves[0]
             return [wording.coaching_claim(entry, []), wording.ask_claim(entry, [])]
         entry = asked or self.entry_for(anchor)
-        facts = self.leaning_facts(anchor, q.subjects)
+        facts = self.leaning_facts(anchor, frozenset(q.content))
+        if anchor.is_person:  # "how do I sell X to their CFO": the finding about X too
+            rest = {t: w for t, w in q.content.items() if t not in _named_terms(anchor)}
+            finding = next((h.item for h in self.index.rank(rest, {}) if h.item.is_finding), None)
+            if finding is not None and rest:
+                facts += self.leaning_facts(finding, frozenset(rest))
         cite = facts[0].evidence[:1] if facts else []
-        return [
-            wording.coaching_claim(entry, cite),
-            *facts,
-            wording.ask_claim(entry, cite),
-        ]
+        return [wording.coaching_claim(entry, cite), *facts, wording.ask_claim(entry, cite)]
 
     # -- helpers -----------------------------------------------------------------------
 
-    def covering(self, q: Question) -> list[Hit]:
-        """Ranked items holding every required term (a score's scale is not an answer)."""
-        scales = self.index.scale_paths
-        return [
-            h
-            for h in self.index.rank(q.required, q.soft)
-            if h.covered == q.subjects and h.item.path not in scales
-        ]
+    def person_named(self, text: str) -> Item | None:
+        """The person the question names by full name or by a title of two words or more
+        ("their head of IT", "the quality director"), stop words and case included."""
+        said = f" {' '.join(lexicon.words(text))} "
+        for person in self.index.people():
+            for key in ("name", "title"):
+                phrase = " ".join(lexicon.words(person.get(key) or ""))
+                if phrase.count(" ") >= 1 and f" {phrase} " in said:
+                    return person
+        return None
 
     def anchor_for(self, entry: Move | Frame | None) -> Item | None:
         """The finding a move is best anchored to: one it fits, else one of the severities
@@ -266,49 +630,157 @@ class Composer:
             return claims
         return self.item_claims(anchor)[:2]
 
+    def sentence_terms(self, text: str) -> set[str]:
+        return set(lexicon.text_terms(text))
+
     def best_sentence(
         self, item: Item, required: frozenset[str], *, want_number: bool = False
     ) -> str | None:
         """The detail sentence sharing most terms with the question (ties: the first)."""
         best: tuple[int, str] | None = None
         for text in wording.detail_sentences(item):
-            score = len(required & set(lexicon.text_terms(text))) * 2
-            if want_number and any(ch.isdigit() for ch in text):
+            score = len(required & self.sentence_terms(text)) * 2
+            if want_number and _digits(text):
                 score += 1
             if best is None or score > best[0]:
                 best = (score, text)
         return best[1] if best else None
 
     def headlines(self) -> list[Item]:
-        """Revenue, its growth and a margin: the financials named exactly so, else the first
-        financial field whose key holds those words."""
-        out: list[Item] = []
-        for wanted in _HEADLINES:
-            found = self.financial(wanted, exact=True) or self.financial(wanted, exact=False)
-            if found is not None:
-                out.append(found)
+        """Revenue, its growth and a margin, wherever the report keeps them. Revenue: the
+        amount of money named revenue (exactly, else the shortest such name), else the
+        largest amount the report states (total assets); growth: a change of revenue;
+        margin: the first margin."""
+        numbers = self.numbers()
+        money = [(i, n) for i, n in numbers if self.money(i) is not None and "growth" not in n]
+        revenue = [(i, n) for i, n in money if "revenue" in _key_terms(i.keys)]
+        if revenue:
+            top = min(revenue, key=lambda p: (p[1] != {"revenue"}, len(p[1]), p[0].order))[0]
+        elif money:
+            top = max(money, key=lambda p: (abs(self.money(p[0]) or 0), -p[0].order))[0]
+        else:
+            return []
+        out = [top]
+        growth = [i for i, n in numbers if "growth" in n and "revenue" in _key_terms(i.keys)]
+        margin = [i for i, n in numbers if any(t.endswith("margin") for t in n)]
+        for found in (growth, margin):
+            out += found[:1]
         return out
 
-    def financial(self, wanted: frozenset[str], *, exact: bool) -> Item | None:
-        for item, names in zip(self.index.items, self.index.name_terms, strict=True):
-            if item.kind != "leaf" or item.section != "financials":
-                continue
-            if names == wanted if exact else wanted <= names:
-                return item
-        return None
+    def numbers(self) -> list[tuple[Item, frozenset[str]]]:
+        """Numeric leaves with the terms of their names."""
+        return [
+            (item, names)
+            for item, names in zip(self.index.items, self.index.name_terms, strict=True)
+            if item.kind == "leaf" and wording.is_number(item.leaves[0].value)
+        ]
+
+    def money(self, item: Item) -> Decimal | None:
+        found = figures.field_kind(item.keys, item.leaves[0].value)
+        return found[1] if found is not None and found[0] == "money" else None
 
     def item_claims(self, item: Item) -> list[Claim]:
         if item.is_finding:
             return [wording.finding_claim(item)]
         if item.is_person:
-            claims = [wording.person_claim(item)]
-            notes = wording.notes_claim(item)
-            return [*claims, notes] if notes is not None else claims
+            return self.person_claims(item)
         if item.kind == "record":
             return [wording.record_claim(item)]
         if item.kind == "list":
             return [wording.list_claim(item)]
         return [wording.leaf_claim(item, self.index.scales.get(item.path))]
+
+
+def _parts(text: str, index: ReportIndex) -> list[Question]:
+    """The parts of a question joined by "and", commas or "vs"; a part with no subject of
+    its own ("best" in "best vs worst score") or only a target ("churn vs the target")
+    joins its neighbour."""
+    parts = [parse_question(p, index) for p in _SPLIT.split(text) if p.strip()]
+    out: list[Question] = []
+    pending: Question | None = None
+    for part in parts:
+        qualifier = bool(part.content) and set(part.content) <= {"target"}
+        if qualifier or (part.empty and not part.soft and not part.who):
+            if out:
+                out[-1] = out[-1].merged(part)
+            else:
+                pending = part if pending is None else pending.merged(part)
+            continue
+        out.append(part if pending is None else part.merged(pending))
+        pending = None
+    return out
+
+
+def _spelled_out(tokens: list[str], short_keys: frozenset[str]) -> list[str]:
+    """The report's short key words a run of question words spells out by its initials
+    ("average daily rate" → ``adr``, "overall equipment effectiveness" → ``oee``)."""
+    found = []
+    for i in range(len(tokens)):
+        for n in range(2, 5):
+            run = tokens[i : i + n]
+            content = [w for w in run if not lexicon.is_stop(w)]
+            for words in (run, content):
+                initials = "".join(w[0] for w in words)
+                if len(run) == n and len(words) >= 2 and initials in short_keys:
+                    found.append(initials)
+    return [w for w in dict.fromkeys(found) if w not in tokens]
+
+
+def _with_previous(q: Question, before: Question) -> Question:
+    merged = q.merged(before)
+    merged.content = {**before.content, **q.content}
+    merged.coaching = q.coaching
+    merged.summary = q.summary and not before.content
+    merged.who = q.who
+    merged.size = q.size and not (q.scale and "score" in before.content)  # "what's the scale?"
+    return merged
+
+
+@cache
+def _key_terms(keys: tuple[str, ...]) -> frozenset[str]:
+    """The terms of every key of a path (``performance.revenue.total`` → revenue, total)."""
+    return frozenset(t for key in keys for t in lexicon.terms(lexicon.key_words(key)))
+
+
+def _coaching_anchor(hits: list[Hit]) -> Item:
+    """The person, competitor or finding a coaching question is about, before a field. A
+    person counts only when the question names them (name, title or role), not when their
+    notes merely mention its subject."""
+    covered = [h for h in hits if h.coverage > COVERAGE]
+    pool = covered or hits
+    top = pool[0].score
+    for hit in pool:
+        item = hit.item
+        if item.kind != "record" or hit.score < 0.5 * top:
+            continue
+        if item.is_person and not hit.covered & _named_terms(item):
+            continue
+        return item
+    top = hits[0].score
+    findings = [h.item for h in hits if h.item.is_finding and h.score >= 0.3 * top]
+    others = [h.item for h in pool if not h.item.is_person]
+    return (findings or others or [pool[0].item])[0]
+
+
+def _named_terms(item: Item) -> set[str]:
+    return {t for key in ("name", "title", "role") for t in lexicon.text_terms(item.get(key) or "")}
+
+
+def _answers(hits: list[Hit]) -> bool:
+    """Some well-ranked item covers enough of the question to answer it."""
+    return any(h.coverage > COVERAGE for h in hits[:8])
+
+
+def _digits(text: str) -> bool:
+    return any(ch.isdigit() for ch in text)
+
+
+def _has_figure(claim: Claim) -> bool:
+    """A fact stating a number other than a year."""
+    if claim.kind != "fact":
+        return False
+    numbers = re.findall(r"(?<![\w.])\d[\d,]*(?:\.\d+)?", claim.text)
+    return any(not re.fullmatch(r"(?:19|20)\d\d", n) for n in numbers)
 
 
 def _dedupe(claims: list[Claim]) -> list[Claim]:
@@ -319,6 +791,9 @@ def _dedupe(claims: list[Claim]) -> list[Claim]:
         if key not in seen:
             seen.add(key)
             out.append(claim)
+    if out and out[0].kind == "absent":
+        # "not in the report", then what it does hold
+        return [out[0], *[c for c in out[1:] if c.kind != "absent"]]
     if len(out) > 1 and any(c.kind != "absent" for c in out):
         # one absent claim is enough, and it goes last
         facts = [c for c in out if c.kind != "absent"]
@@ -338,7 +813,9 @@ class OfflineAnswerer:
     def answer(self, request: AnswerRequest) -> Answer:
         started = time.perf_counter()
         index = index_for(request.report)
-        claims = Composer(index, self._playbook, self._max_claims).answer(request.question)
+        history = [t for t in request.history if t.report in (None, request.report.slug)]
+        composer = Composer(index, self._playbook, self._max_claims)
+        claims = composer.answer(request.question, history)
         logger.debug(
             "offline answer report=%s claims=%d kinds=%s latency_ms=%.2f",
             request.report.slug,

@@ -8,29 +8,39 @@ A report is cut into *items*, the units an answer is made of:
 
 Each item carries, per concept term (see ``lexicon``), how strongly it holds the term: the
 last key of a field's path names what the field *is* (strongest), the keys above it place it,
-values mention things. Ranking sums ``strength × idf`` over the question's terms; an item
-*covers* a question when it holds every required term.
+values mention things. Ranking is BM25 (``rank_bm25``) over each item's terms, the stronger
+places repeated so that they weigh more; a term's scores over every item are computed once
+and kept. Question words the report does not hold are corrected to the closest report or
+lexicon word (``rapidfuzz``, a typo or two) before they become terms.
 
-The index is built once per report (``index_for``) and reused: a question then costs a few
-dictionary lookups per term.
+The index is built once per report (``index_for``) and reused.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Mapping
+import re
+import threading
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from rank_bm25 import BM25Okapi
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
+
 from prism_slack.evidence import Leaf, join_key
 from prism_slack.llm import lexicon
+from prism_slack.reports.detect import CompanyIndex
 from prism_slack.reports.model import Report
 
 ItemKind = Literal["leaf", "list", "record"]
 
-UNIT_WORDS = frozenset({"usd", "pct", "percent", "eur", "gbp"})
+CURRENCIES = {"usd": "$", "eur": "€", "gbp": "£"}
+KEY_SCALES = {"thousands": 3, "millions": 6, "billions": 9, "mn": 6, "bn": 9}
+"""Scale words a key may carry: ``total_assets_usd_millions = 3412.8`` is $3.41B."""
+UNIT_WORDS = frozenset({"pct", "percent", *CURRENCIES, *KEY_SCALES})
 SKIPPED_SECTIONS = frozenset({"access"})
-SCALE_KEYS = ("max", "scale", "out_of", "max_score")
+SCALE_KEYS = ("max", "scale", "out_of", "max_score", "scale_max", "score_max", "maximum")
 SEVERITY_RANK = {"critical": 0, "high": 1, "medium": 2, "low": 3}
 
 LAST_KEY, MIDDLE_KEY, SECTION_KEY, FIELD_KEY, TITLE_VALUE, VALUE = 3.0, 2.0, 1.5, 0.5, 1.5, 1.0
@@ -78,16 +88,27 @@ class Hit:
     item: Item
     score: float
     covered: frozenset[str]
+    """The question's content terms this item holds."""
+    coverage: float
+    """Weighted share of the question's content terms this item holds (0–1)."""
+    named: bool = False
+    """A content term is in the item's keys (its name or place), not only in its values."""
 
 
-Terms = dict[str, set[str]]
-"""A question's terms: concept → the literal stems the question used for it."""
+Terms = dict[str, float]
+"""A question's terms: concept → weight."""
 
-SYNONYM_SHARE = 0.6
-"""Share of a match's strength earned by the concept alone; a literal match earns the rest."""
+_LEXICON_WORDS = tuple(sorted(lexicon.VOCABULARY))
+SOFT_WEIGHT = 0.3
+UNKNOWN_WEIGHT = 0.5
+"""Weight of a question word neither the report nor the lexicon knows ("ppl", "list"): it
+lowers an item's coverage, it never vetoes it."""
+COMPONENT = 0.7
+"""Strength share of a word inside a merged phrase (``margin`` inside ``gross margin``)."""
 VALUE_PRIOR = {"report": 0.4}
 """Values of sections about the audit rather than the prospect (its scope, its method)
 weigh less: they mention the things audited, they do not state facts about them."""
+REPEAT = {LAST_KEY: 3, MIDDLE_KEY: 2, SECTION_KEY: 1, FIELD_KEY: 1, TITLE_VALUE: 2, VALUE: 1}
 
 
 @dataclass
@@ -97,83 +118,159 @@ class ReportIndex:
     items: list[Item]
     postings: dict[str, dict[int, float]]
     """Concept → item → strength."""
-    literals: dict[str, dict[int, float]]
-    """Literal stem → item → strength."""
     name_terms: list[frozenset[str]]
     """Per item, the concepts of the key that names it (units left out)."""
     company_terms: frozenset[str]
     scales: dict[str, Leaf]
     """Score leaf path → the leaf holding its scale (``scores.max``)."""
+    words: tuple[str, ...]
+    """Every word of the report's keys and values, as written, sorted (typo-correction
+    targets; sorted so that ties always break the same way)."""
+    key_terms: frozenset[str]
+    """Terms of the report's keys (what its fields are named), as against its values."""
+    proper_terms: frozenset[str]
+    """Terms the report's values write capitalised inside a sentence and never in lower
+    case: places, products, names ("Brno", "Trailhead")."""
+    short_keys: frozenset[str]
+    """Short words of the report's keys (``adr``, ``oee``): initials a rep may spell out."""
+    companies: CompanyIndex
+    bm25: BM25Okapi
+    holders: dict[str, list[Item]]
+    """Leaf or record path → the items that are or hold it."""
+    measures: frozenset[str]
+    """The terms that name a numeric field (``employee`` for ``headcount = 940``)."""
+    _known_words: frozenset[str] = frozenset()
+    _cache: dict[str, list[float]] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
     def scale_paths(self) -> frozenset[str]:
         return frozenset(leaf.path for leaf in self.scales.values())
 
-    def idf(self, term: str) -> float:
-        df = len(self.postings.get(term, ()))
-        return 1.0 + math.log((1 + len(self.items)) / (1 + df))
+    def holding(self, path: str) -> list[Item]:
+        """The items that are, or hold, the leaf or record at ``path``."""
+        return self.holders.get(path, [])
 
-    def rank(self, required: Terms, soft: Terms) -> list[Hit]:
+    def knows(self, term: str) -> bool:
+        return term in self.postings or term in lexicon.KNOWN
+
+    def weight(self, term: str) -> float:
+        return 1.0 if self.knows(term) else UNKNOWN_WEIGHT
+
+    def term_scores(self, term: str) -> list[float]:
+        """BM25 score of every item for one term (computed once per term)."""
+        with self._lock:
+            scores = self._cache.get(term)
+            if scores is None:
+                scores = [float(x) for x in self.bm25.get_scores([term])]
+                self._cache[term] = scores
+            return scores
+
+    def rank(self, content: Terms, soft: Terms) -> list[Hit]:
         """Items holding any question term, best first (score, then document order).
 
-        A term's contribution is ``idf × strength``, of which a concept (synonym) match
-        earns ``SYNONYM_SHARE`` and the same literal stem the rest; soft terms count 0.3.
+        Score: BM25 per term times its weight (soft terms ×0.3), plus a bonus for the
+        share of the item's own name the question used. Coverage: the weighted share of
+        content terms the item holds.
         """
         scores: dict[int, float] = {}
         covered: dict[int, set[str]] = {}
-        for terms, weight_of in ((required, 1.0), (soft, 0.3)):
-            for term, stems in terms.items():
-                weight = self.idf(term) * weight_of
-                for i, strength in self.postings.get(term, {}).items():
-                    scores[i] = scores.get(i, 0.0) + strength * weight * SYNONYM_SHARE
-                    if weight_of == 1.0:
+        for terms, factor in ((content, 1.0), (soft, SOFT_WEIGHT)):
+            for term, weight in terms.items():
+                posting = self.postings.get(term)
+                if not posting:
+                    continue
+                per_item = self.term_scores(term)
+                for i in posting:
+                    scores[i] = scores.get(i, 0.0) + max(per_item[i], 0.05) * weight * factor
+                    if factor == 1.0:
                         covered.setdefault(i, set()).add(term)
-                for stem in stems:
-                    for i, strength in self.literals.get(stem, {}).items():
-                        if i in scores:
-                            scores[i] += strength * weight * (1 - SYNONYM_SHARE)
+        total = sum(content.values())
+        asked = set(content) | set(soft)
         hits = []
-        required_terms = set(required)
         for i, raw in scores.items():
-            item = self.items[i]
             names = self.name_terms[i]
-            precision = len(names & required_terms) / len(names) if names else 0.0
-            score = raw + 0.5 * precision
-            hits.append(Hit(item, score, frozenset(covered.get(i, ()))))
+            precision = len(names & asked) / len(names) if names else 0.0
+            held = covered.get(i, set())
+            coverage = sum(content[t] for t in held) / total if total else 0.0
+            named = any(self.postings[t][i] >= SECTION_KEY for t in held)
+            hit = Hit(self.items[i], raw + 0.5 * precision, frozenset(held), coverage, named)
+            hits.append(hit)
         hits.sort(key=lambda h: (-h.score, h.item.order))
         return hits
+
+    def correct(self, word: str) -> str:
+        """``word``, or the report or lexicon word it is a typo or a short form of."""
+        if (
+            len(word) < 4
+            or word.isdigit()
+            or word in self._known_words
+            or word in lexicon.VOCABULARY
+            or word in lexicon.ABBREVIATIONS
+        ):
+            return word
+        limit = 1 if len(word) <= 8 else 2
+        best = None
+        for choices in (self.words, _LEXICON_WORDS):
+            found = process.extractOne(
+                word, choices, scorer=OSA.distance, score_cutoff=limit, processor=None
+            )
+            if found is None or found[0][:1] != word[:1]:
+                continue
+            if best is None or found[1] < best[1]:
+                best = found
+        if best is not None:
+            return str(best[0])
+        longer = sorted(w for w in self.words if w.startswith(word) and len(w) >= len(word) + 2)
+        return longer[0] if len(longer) == 1 else word
 
     def findings(self) -> list[Item]:
         """Finding records, most severe first (document order within a severity)."""
         found = [item for item in self.items if item.is_finding]
         return sorted(found, key=lambda item: (item.severity_rank, item.order))
 
+    def people(self) -> list[Item]:
+        return [item for item in self.items if item.is_person]
+
 
 class _Builder:
     def __init__(self) -> None:
         self.items: list[Item] = []
         self.postings: dict[str, dict[int, float]] = {}
-        self.literals: dict[str, dict[int, float]] = {}
+        self.docs: list[list[str]] = []
         self.name_terms: list[frozenset[str]] = []
         self.scales: dict[str, Leaf] = {}
+        self.words: set[str] = set()
+        self.key_terms: set[str] = set()
+        self.key_words: set[str] = set()
+        self.proper: set[str] = set()
+        self.common: set[str] = set()
 
     def add(self, item: Item, strengths: _Strengths, names: frozenset[str]) -> None:
         i = len(self.items)
         self.items.append(item)
         self.name_terms.append(names)
+        self.docs.append(strengths.doc)
+        self.words |= strengths.raw
+        self.key_terms |= strengths.keyed
+        self.key_words |= strengths.key_words
+        self.proper |= strengths.proper
+        self.common |= strengths.common
         for term, strength in strengths.concepts.items():
             self.postings.setdefault(term, {})[i] = strength
-        for stem, strength in strengths.literals.items():
-            self.literals.setdefault(stem, {})[i] = strength
 
-    def walk(self, path: str, keys: tuple[str, ...], value: Any) -> None:
+    def walk(self, path: str, keys: tuple[str, ...], value: Any, scale: Leaf | None = None) -> None:
+        """``scale``: the scale a mapping of scores inherits from its parent
+        (``assessment.scale_max`` for ``assessment.scores.*``)."""
         if isinstance(value, Mapping):
-            scale = _scale_leaf(path, value)
+            scale = _scale_leaf(path, value) or scale
             for key, child in value.items():
                 child_path = join_key(path, str(key))
                 if scale is not None and str(key) not in SCALE_KEYS:
                     self.scales[child_path] = scale
-                self.walk(child_path, (*keys, str(key)), child)
+                scored = {"score", "scores", "rating", "ratings"} & set(lexicon.key_words(str(key)))
+                inherited = scale if scored and isinstance(child, Mapping) else None
+                self.walk(child_path, (*keys, str(key)), child, inherited)
         elif isinstance(value, list):
             if value and all(isinstance(v, Mapping) for v in value):
                 for i, child in enumerate(value):
@@ -206,36 +303,61 @@ class _Builder:
     def record(self, path: str, keys: tuple[str, ...], value: Mapping[str, Any]) -> None:
         leaves: list[Leaf] = []
         _flatten(path, value, leaves)
-        fields = {
-            str(k): Leaf(join_key(path, str(k)), v)
-            for k, v in value.items()
-            if not _is_container(v) and v is not None
-        }
+        fields = _roles(
+            {
+                str(k): Leaf(join_key(path, str(k)), v)
+                for k, v in value.items()
+                if not _is_container(v) and v is not None
+            }
+        )
+        heads = {fields[k].path for k in ("title", "name", "severity", "role") if k in fields}
         strengths = _Strengths()
         for i, key in enumerate(keys):
-            strengths.put(lexicon.key_words(key), MIDDLE_KEY if i else SECTION_KEY + 0.5)
+            strengths.put(lexicon.key_words(key), MIDDLE_KEY if i else SECTION_KEY + 0.5, key=True)
         for leaf in leaves:
             last = leaf.path.rsplit(".", 1)[-1]
-            strengths.put(lexicon.key_words(last), FIELD_KEY)
-            title_like = last in ("title", "name", "severity", "role")
-            strengths.value(leaf.value, TITLE_VALUE if title_like else VALUE)
+            strengths.put(lexicon.key_words(last), FIELD_KEY, key=True)
+            strengths.value(leaf.value, TITLE_VALUE if leaf.path in heads else VALUE)
         item = Item(len(self.items), "record", path, keys, tuple(leaves), fields)
+        if item.is_person:  # whatever its section is called (team, decision_makers)
+            strengths.put([lexicon.STAKEHOLDER], SECTION_KEY, key=True)
         self.add(item, strengths, frozenset())
 
 
 @dataclass
 class _Strengths:
-    """How strongly one item holds each concept and each literal stem."""
+    """How strongly one item holds each concept, and its BM25 document."""
 
     concepts: dict[str, float] = field(default_factory=dict)
-    literals: dict[str, float] = field(default_factory=dict)
+    doc: list[str] = field(default_factory=list)
+    raw: set[str] = field(default_factory=set)
+    keyed: set[str] = field(default_factory=set)
+    key_words: set[str] = field(default_factory=set)
+    proper: set[str] = field(default_factory=set)
+    common: set[str] = field(default_factory=set)
 
-    def put(self, tokens: list[str], strength: float) -> None:
-        for stem, concept in lexicon.term_pairs(tokens):
-            if self.concepts.get(concept, 0.0) < strength:
-                self.concepts[concept] = strength
-            if self.literals.get(stem, 0.0) < strength:
-                self.literals[stem] = strength
+    def put(self, tokens: list[str], strength: float, *, key: bool = False) -> None:
+        """``key``: the tokens are words of a key (a field's name), not of a value."""
+        if key:
+            self.key_words.update(t for t in tokens if 2 <= len(t) <= 6 and t.isalpha())
+        self.raw.update(t for t in tokens if len(t) >= 4 and not t.isdigit())
+        repeat = REPEAT.get(strength, 1)
+        for _, concept, parts in lexicon.term_parts(tokens):
+            self._one(concept, strength, repeat)
+            if key:
+                self.keyed.add(concept)
+            if len(parts) > 1:  # the words of a merged phrase still count on their own
+                for word in parts:
+                    for _, part in lexicon.term_pairs([word]):
+                        if part != concept:
+                            self._one(part, strength * COMPONENT, max(repeat - 1, 1))
+                            if key:
+                                self.keyed.add(part)
+
+    def _one(self, concept: str, strength: float, repeat: int) -> None:
+        if self.concepts.get(concept, 0.0) < strength:
+            self.concepts[concept] = strength
+        self.doc.extend([concept] * repeat)
 
     def keys(self, keys: tuple[str, ...]) -> None:
         for i, key in enumerate(keys):
@@ -245,18 +367,69 @@ class _Strengths:
                 strength = SECTION_KEY
             else:
                 strength = MIDDLE_KEY
-            self.put(lexicon.key_words(key), strength)
+            self.put(lexicon.key_words(key), strength, key=True)
+        for acronym in _acronyms(keys[-1]):
+            self._one(acronym, LAST_KEY, REPEAT[LAST_KEY])
 
     def value(self, value: Any, strength: float) -> None:
         if isinstance(value, str):
             self.put(lexicon.words(value), strength)
+            self.proper.update(lexicon.text_terms(" ".join(_PROPER.findall(value))))
+            self.common.update(lexicon.text_terms(" ".join(_COMMON.findall(value))))
         elif isinstance(value, int) and not isinstance(value, bool):
             self.put([str(value)], strength)
+
+
+_PROPER = re.compile(r"(?<=[\w,;:)] )[A-Z][a-z]+\b")
+"""A capitalised word inside a sentence (not its first word)."""
+_COMMON = re.compile(r"\b[a-z]+\b")
+
+
+def _acronyms(key: str) -> set[str]:
+    """The initials a rep may type for a key of several words: ``net_interest_margin_pct``
+    → ``nim``, ``return_on_assets`` → ``roa`` and ``ra``, ``food_and_beverage`` → ``fb``."""
+    words = [w for w in lexicon.key_words(key) if w not in UNIT_WORDS and not w.isdigit()]
+    if len(words) < 2:
+        return set()
+    content = [w for w in words if not lexicon.is_stop(w)]
+    return {"".join(w[0] for w in ws) for ws in (words, content) if len(ws) >= 2}
 
 
 def _names(keys: tuple[str, ...]) -> frozenset[str]:
     words = [w for w in lexicon.key_words(keys[-1]) if w not in UNIT_WORDS]
     return frozenset(lexicon.terms(words))
+
+
+def _roles(fields: dict[str, Leaf]) -> dict[str, Leaf]:
+    """A finding's or a person's fields under the names the answerer reads (``title``,
+    ``severity``, ``detail``; ``name``, ``title``, ``role``, ``notes``), whatever keys the
+    report gives them (``headline``, ``rating``, ``explanation``; ``full_name``,
+    ``position``, ``buying_role``, ``remarks``). A person is a record with a name and a
+    position or role; a finding, one with a severity word in a field and a headline. Any
+    other record keeps its keys."""
+    severity = next(
+        (k for k, leaf in fields.items() if str(leaf.value).strip().lower() in SEVERITY_RANK),
+        None,
+    )
+    kinds = ("person", "finding") if severity is not None else ("person",)
+    for kind in kinds:
+        picked: dict[str, str] = {"severity": severity} if kind == "finding" and severity else {}
+        for role, keys in lexicon.RECORD_FIELDS[kind].items():
+            key = next((k for k in keys if k in fields and k not in picked.values()), None)
+            if key is not None:
+                picked[role] = key
+        complete = (
+            "title" in picked
+            if kind == "finding"
+            else ("name" in picked and ("title" in picked or "role" in picked))
+        )
+        if complete:
+            renamed = {role: fields[key] for role, key in picked.items()}
+            taken = set(picked.values())
+            return renamed | {
+                k: v for k, v in fields.items() if k not in taken and k not in renamed
+            }
+    return fields
 
 
 def _is_container(value: Any) -> bool:
@@ -293,13 +466,32 @@ def build_index(report: Report) -> ReportIndex:
     if company.domain:
         names.append(company.domain.split(".")[0])
     company_terms = frozenset(t for name in names for t in lexicon.text_terms(name))
+    docs: Sequence[list[str]] = [doc or ["_"] for doc in builder.docs] or [["_"]]
+    holders: dict[str, list[Item]] = {}
+    for item in builder.items:
+        for path in dict.fromkeys([item.path, *(leaf.path for leaf in item.leaves)]):
+            holders.setdefault(path, []).append(item)
+    measures = frozenset(
+        t
+        for item, names in zip(builder.items, builder.name_terms, strict=True)
+        if item.kind == "leaf" and isinstance(item.leaves[0].value, (int, float))
+        for t in names
+    )
     return ReportIndex(
-        builder.items,
-        builder.postings,
-        builder.literals,
-        builder.name_terms,
-        company_terms,
-        builder.scales,
+        items=builder.items,
+        postings=builder.postings,
+        name_terms=builder.name_terms,
+        company_terms=company_terms,
+        scales=builder.scales,
+        words=tuple(sorted(builder.words)),
+        key_terms=frozenset(builder.key_terms),
+        short_keys=frozenset(builder.key_words),
+        proper_terms=frozenset(builder.proper - builder.common),
+        _known_words=frozenset(builder.words),
+        holders=holders,
+        measures=measures,
+        companies=CompanyIndex([report]),
+        bm25=BM25Okapi(list(docs)),
     )
 
 

@@ -1,31 +1,42 @@
 """How the offline answerer words a claim so that the deterministic verifier supports it.
 
-Every fact states cited values verbatim or in a faithful number format, and names the
-attribute it measures with the words of the field's own path (``Trial conversion: 3.66%.``,
-``Search vendor: Algolia.``, ``Search relevance score: 4 out of 10.``). Nothing else is
-added: no paraphrase, no rounding, no words the evidence does not hold.
+Every fact states cited values verbatim or as a rep reads them at a glance — ``$1.84B``,
+``$74M``, ``4.1M``, ``down 3.4%``, ``23 days`` — rounded to three significant digits at
+most (the verifier accepts a figure rounded to the precision it shows), and names the
+attribute from a humanised label map (``prism_slack/data/labels.yaml``) or else the words
+of the field's own path (``Trial conversion: 3.66%.``, ``Search relevance: 4/10.``).
 """
 
 from __future__ import annotations
 
 import re
-from decimal import Decimal, InvalidOperation
+from dataclasses import dataclass
+from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation
+from functools import cache
+from importlib import resources
+
+import yaml
 
 from prism_slack.claims import Claim
 from prism_slack.evidence import Leaf, Scalar
 from prism_slack.llm.lexicon import wordset
-from prism_slack.llm.offline_index import UNIT_WORDS, Item
+from prism_slack.llm.offline_index import CURRENCIES, KEY_SCALES, UNIT_WORDS, Item
 from prism_slack.llm.playbook import Entry
 
 ACRONYMS = wordset(
     """hq crm seo arr mrr nps aov gmv cac ltv api sso cdn ebitda esp cms erp pim oms b2b b2c
-    dtc ux ui sla kpi roi fy ehr tms wms csat mql sql p75 p95 p99 dso id"""
+    dtc ux ui sla kpi roi fy ehr tms wms csat mql sql p75 p95 p99 dso id adr oee otif revpar
+    fte pms rms pos mes plm edi nim roa roe ebit gds ota it cx"""
 )
 _GENERIC_LABELS = frozenset({"id", "name", "version", "type", "period", "scope", "status", "date"})
 _VENDOR_WORDS = frozenset({"vendor", "platform", "provider", "tool", "system", "software"})
 _FRACTION_WORDS = frozenset(
-    {"rate", "margin", "ratio", "share", "churn", "conversion", "retention", "yield"}
-)
+    {
+        "rate", "margin", "ratio", "share", "churn", "conversion", "retention", "yield",
+        "occupancy", "adoption", "completion", "attrition", "return", "penetration",
+        "utilisation", "utilization", "abandonment", "mix",
+    }
+)  # fmt: skip
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[\"'“(]?[A-Z0-9])")
 
 
@@ -43,8 +54,33 @@ def _plain(d: Decimal) -> str:
     return format(d, ",f") if abs(d) >= 10000 else text
 
 
+_SCALES = ((Decimal(10) ** 9, "B"), (Decimal(10) ** 6, "M"))
+_SCALE_SUFFIX = {3: "K", 6: "M", 9: "B"}
+_UNIT_KEYS = {
+    "days": "days", "months": "months", "hours": "hours", "minutes": "min", "seconds": "seconds",
+    "ppm": "ppm",
+}  # fmt: skip
+
+
+def compact(d: Decimal) -> str:
+    """A large number as people say it: 1,843,000,000 → 1.84B, 4,137,220 → 4.14M, 412.5M
+    kept as is; below a million, with thousands separators."""
+    for size, suffix in _SCALES:
+        if abs(d) >= size:
+            scaled = d / size
+            exact = scaled.normalize()
+            exponent = exact.as_tuple().exponent
+            if isinstance(exponent, int) and -exponent <= 1:
+                return f"{format(exact, 'f')}{suffix}"
+            digits = max(0, 3 - len(str(int(abs(scaled)))))
+            rounded = scaled.quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_EVEN)
+            return f"{format(rounded.normalize(), 'f')}{suffix}"
+    return format(d, ",f") if abs(d) >= 1000 else format(d, "f")
+
+
 def format_number(keys: tuple[str, ...], value: int | float) -> str:
-    """A number as its field means it: ``%`` for percents and stored fractions, ``$`` for USD.
+    """A number as its field means it: ``%`` for percents and stored fractions, ``$`` for USD
+    (``$412.5M``), large counts compact (``6.83M``), a unit from the key (``74 days``).
 
     A fraction (a rate or margin stored below 1 with no ``pct`` in its key) is shown as a
     percent with exactly the digits it has: 0.0211 → 2.11%, 0.412 → 41.2%.
@@ -54,15 +90,41 @@ def format_number(keys: tuple[str, ...], value: int | float) -> str:
     except (InvalidOperation, ValueError):
         return str(value)
     key = [w for k in keys[-1:] for w in _words(k)]
-    if "pct" in key or "percent" in key:
+    parent = [w for k in keys[-2:-1] for w in _words(k)]
+    if {"pct", "percent"} & {*key, *parent}:  # channel_mix_pct.direct = 21.0 → 21.0%
         return f"{_plain(d)}%"
-    if "usd" in key:
-        return f"-${_plain(-d)}" if d < 0 else f"${_plain(d)}"
+    symbol = next((CURRENCIES[w] for w in key if w in CURRENCIES), "")
+    scale = next((KEY_SCALES[w] for w in key if w in KEY_SCALES), 0)
+    if scale:  # in the key's own scale: total_assets_usd_millions = 3412.8 → $3,412.8M
+        text = f"{symbol}{format(abs(d), ',f')}{_SCALE_SUFFIX[scale]}"
+        return f"-{text}" if d < 0 else text
+    if symbol:
+        return f"-{symbol}{compact(-d)}" if d < 0 else f"{symbol}{compact(d)}"
     if isinstance(value, float) and abs(value) < 1 and _FRACTION_WORDS & set(key):
         return f"{format((d * 100).normalize(), 'f')}%"
     if "year" in key or "founded" in key:
         return format(d, "f")
-    return _plain(d)
+    unit = field_label(keys).unit or next((_UNIT_KEYS[w] for w in key if w in _UNIT_KEYS), None)
+    text = compact(d)
+    return f"{text} {unit}" if unit else text
+
+
+_MONEY_TEXT = re.compile(
+    r"^(?:USD\s*(?P<a>[\d.,]+)\s*(?P<sa>million|billion)?"
+    r"|(?P<b>[\d.,]+)\s*(?P<sb>million|billion)?\s*USD)$",
+    re.IGNORECASE,
+)
+
+
+def money_text(text: str) -> str:
+    """``87.40 USD`` → ``$87.40``; ``USD 61.2 million`` → ``$61.2M``; else ``text``."""
+    m = _MONEY_TEXT.match(text.strip())
+    if m is None:
+        return text
+    number = m.group("a") or m.group("b")
+    scale = (m.group("sa") or m.group("sb") or "").lower()
+    suffix = {"million": "M", "billion": "B"}.get(scale, "")
+    return f"${number}{suffix}"
 
 
 def format_value(keys: tuple[str, ...], value: Scalar) -> str:
@@ -71,7 +133,7 @@ def format_value(keys: tuple[str, ...], value: Scalar) -> str:
     if is_number(value):
         assert isinstance(value, (int, float))
         return format_number(keys, value)
-    return str(value).strip().rstrip(".")
+    return money_text(str(value).strip().rstrip("."))
 
 
 def _words(key: str) -> list[str]:
@@ -83,16 +145,50 @@ def _display(word: str) -> str:
     return word.upper() if word in ACRONYMS else word
 
 
+@dataclass(frozen=True)
+class FieldLabel:
+    label: str | None = None
+    unit: str | None = None
+
+
+@cache
+def _label_map() -> dict[str, FieldLabel]:
+    text = resources.files("prism_slack").joinpath("data", "labels.yaml").read_text("utf-8")
+    data = yaml.safe_load(text)["labels"]
+    return {str(k): FieldLabel(v.get("label"), v.get("unit")) for k, v in data.items()}
+
+
+def field_label(keys: tuple[str, ...]) -> FieldLabel:
+    """The humanised label of a field (by dotted path, else by last key), if one is kept."""
+    labels = _label_map()
+    for n in range(len(keys), 0, -1):
+        found = labels.get(".".join(keys[-n:]))
+        if found is not None:
+            return found
+    return FieldLabel()
+
+
 def label(keys: tuple[str, ...]) -> str:
-    """The attribute's name from the field's keys: ``financials.gross_margin`` → gross margin."""
+    """The attribute's name: from the label map, else from the field's keys
+    (``financials.gross_margin`` → gross margin; unit words and ``per month`` said plainly)."""
+    return field_label(keys).label or _key_label(keys)
+
+
+def _key_label(keys: tuple[str, ...]) -> str:
     inner = [w for k in keys[1:] for w in _words(k) if w not in UNIT_WORDS]
     if not inner:
         inner = [w for k in keys for w in _words(k) if w not in UNIT_WORDS]
     elif set(inner) <= _GENERIC_LABELS:
         inner = [singular(keys[0]).lower(), *inner]
+    named = [w for w in inner if w not in ("scores", "score", "value")]
+    if _is_score(keys) and named:
+        inner = named  # "assessment.scores.guest_data" → "Guest data" (the figure says x/y)
     if keys and keys[0] == "vendors" and not _VENDOR_WORDS & set(inner):
         inner.append("vendor")
-    return " ".join(_display(w) for w in inner)
+    if len(inner) > 1 and inner[-1] in _UNIT_KEYS:
+        inner = inner[:-1]  # "sales cycle days" → "sales cycle" (the unit goes after the value)
+    text = " ".join(_display(w) for w in inner)
+    return text.replace(" per month", " a month").replace(" per year", " a year")
 
 
 def singular(word: str) -> str:
@@ -118,16 +214,24 @@ def fact(text: str, evidence: list[str]) -> Claim:
 
 
 def leaf_claim(item: Item, scale: Leaf | None) -> Claim:
-    """``Gross margin: 41.2%.`` or, for a score with a known scale, ``… 4 out of 10.``"""
+    """``Gross margin: 41.2%.``, ``Revenue growth: down 5.0%.`` or, for a score with a known
+    scale, ``Search relevance: 4/10.``"""
     leaf = item.leaves[0]
     name = label(item.keys)
     if scale is not None and is_number(leaf.value) and _is_score(item.keys):
-        if "score" not in name.lower().split():
-            name += " score"
         value = format_value(item.keys, leaf.value)
         out_of = format_value(tuple(scale.path.split(".")), scale.value)
-        return fact(f"{name}: {value} out of {out_of}", [leaf.path, scale.path])
-    return fact(f"{name}: {format_value(item.keys, leaf.value)}", [leaf.path])
+        return fact(f"{name}: {value}/{out_of}", [leaf.path, scale.path])
+    value = format_value(item.keys, leaf.value)
+    if is_number(leaf.value) and _is_change(item.keys) and value.startswith("-"):
+        value = f"down {value[1:]}"
+    elif is_number(leaf.value) and _is_change(item.keys) and leaf.value:
+        value = f"up {value}"
+    return fact(f"{name}: {value}", [leaf.path])
+
+
+def _is_change(keys: tuple[str, ...]) -> bool:
+    return bool({"growth", "change", "yoy"} & set(_words(keys[-1])))
 
 
 def _is_score(keys: tuple[str, ...]) -> bool:
@@ -140,15 +244,17 @@ def list_claim(item: Item) -> Claim:
 
 
 def finding_claim(item: Item) -> Claim:
-    """``Finding: Site search returns …; critical severity.`` citing title and severity.
+    """``Finding: Site search returns …; critical severity.`` citing title and severity
+    (named by the report's own key: "high priority", "high rating").
 
     The severity follows the title after a semicolon, so that it stays out of the clause
     of any number the title holds.
     """
     title, severity = item.fields["title"], item.fields["severity"]
+    named = " ".join(_words(severity.path.rsplit(".", 1)[-1]))  # severity, rating, priority
     return fact(
         f"Finding: {format_value((), title.value)}; "
-        f"{format_value((), severity.value).lower()} severity",
+        f"{format_value((), severity.value).lower()} {named}",
         [title.path, severity.path],
     )
 

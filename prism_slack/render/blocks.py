@@ -50,6 +50,9 @@ from prism_slack.render.view import (
     one_line,
     withheld_text,
 )
+from prism_slack.render.view import (
+    label_title as view_label_title_of,
+)
 from prism_slack.verdict import Label
 
 logger = logging.getLogger(__name__)
@@ -173,12 +176,12 @@ def _layout(view: View, turn_id: str | None) -> list[Block]:
 
 def _answer(view: View) -> list[Block]:
     blocks: list[Block] = []
-    answer = "\n".join(_claim(line) for line in view.answer)
+    answer = "\n".join(_claim(line, view) for line in view.answer)
     if view.empty_answer:
         answer = f"_{NO_ANSWER_TEXT}_"
     blocks += [_section(c) for c in _chunks(answer, SECTION_TEXT)]
     if view.coaching:
-        coaching = "\n".join(f"• {_claim(line)}" for line in view.coaching)
+        coaching = "\n".join(f"• {_claim(line, view)}" for line in view.coaching)
         text = f":bulb: *{COACHING_TITLE}*\n{coaching}"
         blocks += [_section(c) for c in _chunks(text, SECTION_TEXT)]
     notes = "\n".join(
@@ -189,10 +192,17 @@ def _answer(view: View) -> list[Block]:
         blocks.append(_context(withheld_text(view.withheld)))
     if view.label and view.label_title and view.label_text:
         rest = view.label_text[len(view.label_title) :]
-        blocks.append(_context(f"{_LABEL_EMOJI[view.label]} *{view.label_title}*{rest}"))
+        emoji = _LABEL_EMOJI[view.label] if view.label_title == view_label_title(view) else ""
+        plain = f"\n{view.plain}" if view.plain else ""
+        blocks.append(_context(f"{emoji or ':mag:'} *{view.label_title}*{rest}{plain}"))
     if view.cut:
         blocks.append(_context(_cut_text(view.cut)))
     return blocks
+
+
+def view_label_title(view: View) -> str | None:
+    """The label's own title (not the "not in the report" line that replaces it)."""
+    return view_label_title_of(view.label) if view.label else None
 
 
 def _cut_text(count: int) -> str:
@@ -200,8 +210,8 @@ def _cut_text(count: int) -> str:
     return f"✂ {count} {noun} not shown — too long for one Slack message."
 
 
-def _claim(line: ViewLine) -> str:
-    text = defang(line.text)
+def _claim(line: ViewLine, view: View) -> str:
+    text = defang(line.shown(view.footnotes))
     if line.citations:
         text += _NBSP + "".join(f"[{n}]" for n in line.citations)
     if line.rewritten:

@@ -16,6 +16,7 @@ from prism_slack.render.view import (
     HEADER_SEPARATOR,
     NO_ANSWER_TEXT,
     REWORDED_MARK,
+    View,
     ViewLine,
     build_view,
     withheld_text,
@@ -58,13 +59,13 @@ def render_text(result: TurnResult, *, color: bool = False) -> str:
         blocks.append([_safe(view.message or "")])
         blocks.append([f"  • {_safe(c)}" for c in view.candidates])
         return _join(blocks)
-    answer = [_claim_line(line, paint) for line in view.answer]
+    answer = [_claim_line(line, paint, view) for line in view.answer]
     if view.empty_answer:
         answer.append(paint(NO_ANSWER_TEXT, _DIM))
     blocks.append(answer)
     if view.coaching:
         title = paint(f"{COACHING_TITLE}:", _YELLOW + _BOLD)
-        blocks.append([title, *(f"  • {_claim_line(line, paint)}" for line in view.coaching)])
+        blocks.append([title, *(f"  • {_claim_line(line, paint, view)}" for line in view.coaching)])
     blocks.append(
         [paint(f"[{f.n}] {_safe(f.path)} = {_safe(f.value)}", _DIM) for f in view.footnotes]
     )
@@ -73,12 +74,14 @@ def render_text(result: TurnResult, *, color: bool = False) -> str:
         closing.append(paint(withheld_text(view.withheld), _YELLOW))
     if view.label and view.label_text:
         closing.append(paint(view.label_text, _LABEL_STYLE[view.label]))
+    if view.plain:
+        closing.append(paint(view.plain, _DIM))
     blocks.append(closing)
     return _join(blocks)
 
 
-def _claim_line(line: ViewLine, paint: Style) -> str:
-    text = _safe(line.text)
+def _claim_line(line: ViewLine, paint: Style, view: View) -> str:
+    text = _safe(line.shown(view.footnotes))
     if line.citations:
         text += " " + paint("".join(f"[{n}]" for n in line.citations), _CYAN)
     if line.rewritten:

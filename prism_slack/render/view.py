@@ -8,6 +8,8 @@ the same content. Withheld claims contribute their count, never their text.
 
 from __future__ import annotations
 
+import re
+
 from pydantic import BaseModel, ConfigDict
 
 from prism_slack.claims import ClaimKind
@@ -46,6 +48,29 @@ class ViewLine(BaseModel):
     citations: list[int]
     rewritten: bool = False
 
+    def shown(self, footnotes: list[Footnote]) -> str:
+        """The text with a score bar before a cited ``score/max`` (``4/10`` →
+        ``▇▇▇▇░░░░░░ 4/10``), the same on every surface."""
+        values = {f.n: f.value for f in footnotes if f.n in self.citations}
+        return score_bar(self.text, set(values.values()))
+
+
+BAR_CELLS = 10
+_SCORE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*(?:/|out of)\s*(\d+(?:\.\d+)?)(?![\d])")
+
+
+def score_bar(text: str, cited: set[str]) -> str:
+    """``text`` with a bar before each ``score/max`` whose two numbers are cited values."""
+
+    def bar(m: re.Match[str]) -> str:
+        score, scale = float(m.group(1)), float(m.group(2))
+        if m.group(1) not in cited or m.group(2) not in cited or not 0 <= score <= scale:
+            return m.group(0)
+        filled = round(BAR_CELLS * score / scale) if scale else 0
+        return f"{'▇' * filled}{'░' * (BAR_CELLS - filled)} {m.group(0)}"
+
+    return _SCORE.sub(bar, text)
+
 
 class View(BaseModel):
     """The content of one rendered reply, surface-neutral and unescaped."""
@@ -69,6 +94,9 @@ class View(BaseModel):
     """The label's name as shown (``EVIDENCE-LINKED``, ``Coaching only``)."""
     label_text: str | None = None
     """The whole label line; it starts with ``label_title``."""
+    plain: str | None = None
+    """The label in plain words for the rep ("Every fact below is checked against the
+    audit report")."""
     cut: int = 0
     """How many posted claims were left out to fit the surface."""
 
@@ -117,16 +145,21 @@ def build_view(result: TurnResult) -> View:
             message=message,
             candidates=[clip(one_line(c), CANDIDATE_CHARS) for c in result.candidates],
         )
+    title = label_title(result.label) if result.label else None
+    text = label_text(result.label, result.method) if result.label else None
+    if result.posted and all(c.kind == "absent" for c in result.posted):
+        title, text = NOT_IN_REPORT_TITLE, NOT_IN_REPORT_TEXT
     return View(
         outcome=result.outcome,
         header=header,
         notice=notice,
-        claims=[_line(c) for c in result.posted],
+        claims=_lines(result.posted),
         footnotes=[_footnote(f) for f in result.footnotes],
         withheld=len(result.withheld),
         label=result.label,
-        label_title=label_title(result.label) if result.label else None,
-        label_text=label_text(result.label, result.method) if result.label else None,
+        label_title=title,
+        label_text=text,
+        plain=plain_words(result) if result.label else None,
     )
 
 
@@ -144,9 +177,26 @@ def label_text(label: Label, method: Method | None) -> str:
     return f"{title} · via {method.value}" if method else title
 
 
+NOT_IN_REPORT_TITLE = "NOT IN THE REPORT"
+NOT_IN_REPORT_TEXT = (
+    f"{NOT_IN_REPORT_TITLE} — I looked through the whole audit report; nothing was guessed"
+)
+
+
+def plain_words(result: TurnResult) -> str | None:
+    """One line in plain words for the rep, beside the label: what the checks mean. A
+    withheld statement is said by its own line (``withheld_text``)."""
+    if result.withheld or not any(c.kind == "fact" for c in result.posted):
+        return None
+    if any(c.kind == "absent" for c in result.posted):
+        return "What was asked is not in the audit report; every fact below is checked against it"
+    return "Every fact below is checked against the audit report"
+
+
 def withheld_text(count: int) -> str:
-    noun = "claim" if count == 1 else "claims"
-    return f"⚠ {count} {noun} withheld — could not be verified against the report."
+    if count == 1:
+        return "⚠ 1 statement withheld — I couldn't verify it against the audit report."
+    return f"⚠ {count} statements withheld — I couldn't verify them against the audit report."
 
 
 def one_line(text: str) -> str:
@@ -163,6 +213,19 @@ def _header(result: TurnResult) -> list[str]:
     if result.report_date:
         parts.append(result.report_date.isoformat())
     return parts
+
+
+NEARBY_TEXT = "It does have:"
+"""After a leading "not in the report", before the facts the report holds nearby."""
+
+
+def _lines(posted: list[PostedClaim]) -> list[ViewLine]:
+    """The answer lines; a leading "not in the report" followed by facts introduces them
+    ("That's not in the audit report. It does have:")."""
+    lines = [_line(c) for c in posted]
+    if len(posted) > 1 and posted[0].kind == "absent" and posted[1].kind == "fact":
+        lines[0] = lines[0].model_copy(update={"text": f"{lines[0].text} {NEARBY_TEXT}"})
+    return lines
 
 
 def _line(claim: PostedClaim) -> ViewLine:

@@ -89,8 +89,17 @@ def _fold(text: str) -> str:
 def _tokens(text: str) -> list[tuple[str, str | None]]:
     """Tokens of ``text`` as (form, possessive alternative): "acme's" → ("acme", None),
     "acmes'" → ("acmes", "acme")."""
-    out: list[tuple[str, str | None]] = []
-    for raw in _TOKEN.findall(_fold(text)):
+    return [(form, alt) for form, alt, _ in _spanned_tokens(text)]
+
+
+def _spanned_tokens(text: str) -> list[tuple[str, str | None, tuple[int, int]]]:
+    """``_tokens`` with each token's character span in ``text`` (``(0, 0)`` when folding
+    changed the text's length, so spans cannot be mapped back)."""
+    folded = _fold(text)
+    mappable = len(folded) == len(text)
+    out: list[tuple[str, str | None, tuple[int, int]]] = []
+    for m in _TOKEN.finditer(folded):
+        raw = m.group(0)
         form: str = raw
         alt: str | None = None
         if form.endswith(("'s", "’s")):
@@ -99,7 +108,7 @@ def _tokens(text: str) -> list[tuple[str, str | None]]:
             form = form[:-1]
             if form.endswith("s") and len(form) > 1:
                 alt = form[:-1]
-        out.append((_APOSTROPHES.sub("", form), alt))
+        out.append((_APOSTROPHES.sub("", form), alt, m.span() if mappable else (0, 0)))
     return out
 
 
@@ -157,22 +166,43 @@ def _report_names(report: Report) -> list[tuple[str, ...]]:
     return [n for n in names if n]
 
 
+_JOINERS = frozenset({"the", "and", "for"})
+
+
+def _short_forms(names: list[tuple[str, ...]]) -> list[tuple[str, ...]]:
+    """The first two words of a name of three or more ("cedar valley" for Cedar Valley
+    Health Partners), unless one is a joining word ("bank of"): matched exactly, never as
+    a typo."""
+    return [
+        n[:2]
+        for n in names
+        if len(n) >= 3
+        and n[:2] not in names
+        and not any(len(t) < 3 or t in _JOINERS for t in n[:2])
+    ]
+
+
 class CompanyIndex:
     """Detection over a fixed set of reports; build once, query many times."""
 
     def __init__(self, reports: Iterable[Report]) -> None:
         owners: dict[str, set[str]] = {}
         sizes: dict[str, int] = {}
+        full: set[str] = set()
         self._labels: dict[str, list[str]] = {}
         for report in reports:
             names = _report_names(report)
             labels = [" ".join(n) for n in names] + [report.slug.replace("-", " ")]
             self._labels[report.slug] = labels
-            for tokens in names:
+            full.update("".join(n) for n in names)
+            for tokens in names + _short_forms(names):
                 compact = "".join(tokens)
                 owners.setdefault(compact, set()).add(report.slug)
                 sizes[compact] = max(sizes.get(compact, 0), len(tokens))
-        keys = [_Key(c, sizes[c], frozenset(s), allowed_edits(len(c))) for c, s in owners.items()]
+        keys = [
+            _Key(c, sizes[c], frozenset(s), allowed_edits(len(c)) if c in full else 0)
+            for c, s in owners.items()
+        ]
         self._exact: dict[str, _Key] = {k.compact: k for k in keys}
         self._prefixes: frozenset[str] = frozenset(
             k.compact[:i] for k in keys for i in range(1, len(k.compact) + 1)
@@ -189,7 +219,9 @@ class CompanyIndex:
         return sorted(self._labels)
 
     def _matches(self, text: str) -> list[_Match]:
-        tokens = _tokens(text)
+        return self._matches_in(_tokens(text))
+
+    def _matches_in(self, tokens: Sequence[tuple[str, str | None]]) -> list[_Match]:
         found: list[_Match] = []
         for i, (first, first_alt) in enumerate(tokens):
             fuzzy = self._fuzzy.get(first[:1], ())
@@ -223,10 +255,7 @@ class CompanyIndex:
 
     def detect(self, text: str) -> Detection:
         """The company ``text`` names: ``found`` (one slug), ``ambiguous`` or ``none``."""
-        kept: list[_Match] = []
-        for match in sorted(self._matches(text), key=_Match.rank, reverse=True):
-            if all(match.end <= k.start or match.start >= k.end for k in kept):
-                kept.append(match)
+        kept = _kept(self._matches(text))
         specific = {slug for m in kept if len(m.key.slugs) == 1 for slug in m.key.slugs}
         candidates = set(specific)
         for match in kept:
@@ -237,12 +266,39 @@ class CompanyIndex:
         status = "found" if len(candidates) == 1 else "ambiguous"
         return Detection(status=status, slugs=sorted(candidates))
 
+    def spans(self, text: str) -> list[tuple[int, int]]:
+        """Character spans of ``text`` that name a company (the matches ``detect`` keeps),
+        in text order. Empty where accents or ligatures made spans unmappable."""
+        spanned = _spanned_tokens(text)
+        kept = _kept(self._matches_in([(form, alt) for form, alt, _ in spanned]))
+        spans = [(spanned[m.start][2][0], spanned[m.end - 1][2][1]) for m in kept]
+        return sorted(s for s in spans if s[1] > s[0])
+
+    def strip(self, text: str) -> str:
+        """``text`` with every span naming a company removed ("nortwind outfiters revenue?"
+        → " revenue?"), so the name's words are not read as the question's subject."""
+        out, at = [], 0
+        for start, end in self.spans(text):
+            out.append(text[at:start])
+            at = end
+        out.append(text[at:])
+        return " ".join("".join(out).split())
+
     def suggest(self, text: str, limit: int = 3) -> list[str]:
         """Every company ranked by how closely its names resemble ``text``; best first."""
         query = " ".join(form for form, _ in _tokens(text))
         scored = [(_similarity(query, labels), slug) for slug, labels in self._labels.items()]
         scored.sort(key=lambda item: (-item[0], item[1]))
         return [slug for _, slug in scored[: max(limit, 0)]]
+
+
+def _kept(matches: list[_Match]) -> list[_Match]:
+    """Non-overlapping matches, longest keys (then fewest typos, earliest) first."""
+    kept: list[_Match] = []
+    for match in sorted(matches, key=_Match.rank, reverse=True):
+        if all(match.end <= k.start or match.start >= k.end for k in kept):
+            kept.append(match)
+    return kept
 
 
 def _similarity(query: str, labels: Sequence[str]) -> float:

@@ -1,0 +1,256 @@
+"""Answer bench: the rep-questions corpus scored in-process, and the answerer's latency.
+
+1. Every case of ``../shared/corpora/rep-questions/questions.jsonl`` runs through the real
+   pipeline (``run_turn`` with the offline answerer, the in-memory store, the terminal
+   renderer), exactly as ``prism ask`` / ``prism chat`` would, and is scored by the
+   corpus's own ``score.py`` (imported, not copied): per-kind figures, the total, and every
+   false "not in the report" listed with its reply.
+2. Per-question latency of the offline answerer on a synthetic report of about 1,000
+   leaves (p50/p99 over the corpus questions; target under 50 ms).
+
+Writes ``bench/results/answers.md`` and ``answers.json``.
+
+Usage: python bench/answer_bench.py [--corpus DIR] [--questions FILE] [--reports DIR]
+       [--kind K] [-v] [--no-write]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import statistics
+import sys
+import time
+import uuid
+from collections import Counter, defaultdict
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from prism_slack.llm.offline import OfflineAnswerer
+from prism_slack.llm.playbook import load_playbook
+from prism_slack.pipeline.turn import TurnDeps, run_turn
+from prism_slack.ports import AnswerRequest, Conversation, HistoryTurn, Prompt
+from prism_slack.render.text import render_text
+from prism_slack.reports.model import build_report
+from prism_slack.reports.store import FileReportStore
+from prism_slack.state.redis_store import memory_store
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_CORPUS = ROOT.parent / "shared" / "corpora" / "rep-questions"
+RESULTS = ROOT / "bench" / "results"
+
+
+def load_scorer(corpus: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location("rep_questions_score", corpus / "score.py")
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"no score.py in {corpus}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def deps(reports: Path) -> TurnDeps:
+    playbook = load_playbook()
+    return TurnDeps(
+        reports=FileReportStore(reports),
+        state=memory_store(),
+        model=OfflineAnswerer(),
+        playbook_text=playbook.render(),
+        vocabulary=playbook.vocabulary(),
+        enforce_access=False,
+    )
+
+
+def run_case(case: dict[str, Any], turn_deps: TurnDeps) -> tuple[str, str | None]:
+    """(rendered last reply, slug it answered from), as the corpus scorer's CLI run would."""
+    where = Conversation(team="bench", channel="answers", thread=uuid.uuid4().hex)
+    if case["bind"]:
+        turn_deps.state.set_binding(where, case["report"])
+    result = None
+    for question in [*case["context"], case["question"]]:
+        result = run_turn(question, where, turn_deps)
+    assert result is not None
+    return render_text(result), result.report
+
+
+def score(
+    corpus: Path,
+    kinds: list[str] | None,
+    verbose: bool,
+    *,
+    reports_dir: Path = ROOT / "reports",
+    questions: Path | None = None,
+) -> dict[str, Any]:
+    scorer = load_scorer(corpus)
+    lines = (questions or corpus / "questions.jsonl").read_text().splitlines()
+    cases = [json.loads(line) for line in lines if line.strip()]
+    cases = [c for c in cases if not kinds or c["kind"] in kinds]
+    reports = {
+        slug: json.loads((reports_dir / slug / "audit-data.json").read_text())
+        for slug in {c["report"] for c in cases}
+    }
+    turn_deps = deps(reports_dir)
+    by_kind: dict[str, Counter[str]] = defaultdict(Counter)
+    misses: list[dict[str, Any]] = []
+    for case in cases:
+        reply, slug = run_case(case, turn_deps)
+        cls, note = scorer.judge(case, reports[case["report"]], reply, slug)
+        by_kind[case["kind"]][cls] += 1
+        if verbose:
+            print(f"{cls:<12} {case['kind']:<9} {case['report']:<22} {case['question']}  {note}")
+        if cls not in ("RIGHT", "TRUE-ABSENT"):
+            misses.append(
+                {
+                    "class": cls,
+                    "kind": case["kind"],
+                    "report": case["report"],
+                    "context": case["context"],
+                    "question": case["question"],
+                    "note": note,
+                    "reply": reply,
+                }
+            )
+    table = {}
+    for kind in [*scorer.KINDS, *sorted(set(by_kind) - set(scorer.KINDS))]:
+        if kind in by_kind:
+            c = by_kind[kind]
+            table[kind] = {cls.lower(): c[cls] for cls in scorer.CLASSES} | {"n": sum(c.values())}
+    total: Counter[str] = Counter()
+    for c in by_kind.values():
+        total.update(c)
+    return {
+        "kinds": table,
+        "n": sum(total.values()),
+        "right": total["RIGHT"] + total["TRUE-ABSENT"],
+        "false_absent": total["FALSE-ABSENT"],
+        "misses": misses,
+    }
+
+
+def synthetic_report(leaves: int = 1000) -> dict[str, Any]:
+    """A report of about ``leaves`` leaves: the sample's sections, widened."""
+    base = json.loads((ROOT / "reports" / "northwind-outfitters" / "audit-data.json").read_text())
+    data = dict(base)
+    metrics = dict(base["metrics"])
+    i = 0
+    words = ["regional", "weekly", "store", "partner", "mobile", "wholesale", "app", "email"]
+    while len(metrics) < leaves - 250:
+        w = words[i % len(words)]
+        metrics[f"{w}_segment_{i}_rate_pct"] = round(1 + (i * 7.3) % 90, 1)
+        i += 1
+    data["metrics"] = metrics
+    data["findings"] = [
+        {
+            "id": f"FND-{k}",
+            "title": f"Segment {k} {words[k % len(words)]} funnel leaks at step {k % 7}",
+            "severity": ["critical", "high", "medium", "low"][k % 4],
+            "detail": f"{k % 40 + 3}.5% of {words[k % len(words)]} sessions drop. "
+            f"The {words[(k + 3) % len(words)]} flow has no owner.",
+        }
+        for k in range(60)
+    ]
+    return data
+
+
+def count_leaves(value: Any) -> int:
+    if isinstance(value, dict):
+        return sum(count_leaves(v) for v in value.values())
+    if isinstance(value, list):
+        return sum(count_leaves(v) for v in value)
+    return 1
+
+
+def latency(corpus: Path) -> dict[str, Any]:
+    data = synthetic_report()
+    report = build_report("synthetic", data)
+    lines = (corpus / "questions.jsonl").read_text().splitlines()
+    questions = [json.loads(line)["question"] for line in lines if line.strip()]
+    model = OfflineAnswerer()
+    prompt = Prompt(system="", user="", digest="0")
+    history = [HistoryTurn(question="what's their revenue?", answer="", report="synthetic")]
+    model.answer(AnswerRequest("warm up", report, prompt))  # builds the index once
+    times = []
+    for q in questions:
+        started = time.perf_counter()
+        model.answer(AnswerRequest(q, report, prompt, history=history))
+        times.append((time.perf_counter() - started) * 1000)
+    times.sort()
+    return {
+        "leaves": count_leaves(data),
+        "questions": len(times),
+        "p50_ms": round(statistics.median(times), 2),
+        "p99_ms": round(times[int(0.99 * (len(times) - 1))], 2),
+        "max_ms": round(times[-1], 2),
+    }
+
+
+def markdown(result: dict[str, Any], lat: dict[str, Any]) -> str:
+    lines = [
+        "# Answer bench: rep-questions (offline answerer, in-process pipeline)",
+        "",
+        f"right={result['right']}/{result['n']} false_absent={result['false_absent']}",
+        "",
+        "| kind | n | right | partial | false-absent | wrong | true-absent |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for kind, c in result["kinds"].items():
+        lines.append(
+            f"| {kind} | {c['n']} | {c['right']} | {c['partial']} | {c['false-absent']} "
+            f"| {c['wrong']} | {c['true-absent']} |"
+        )
+    lines += [
+        "",
+        f"Latency on a {lat['leaves']}-leaf report, {lat['questions']} questions: "
+        f"p50 {lat['p50_ms']} ms, p99 {lat['p99_ms']} ms, max {lat['max_ms']} ms "
+        "(target under 50 ms).",
+        "",
+        "## Cases not right",
+        "",
+    ]
+    for miss in result["misses"]:
+        ctx = " | ".join(miss["context"])
+        lines.append(
+            f"- **{miss['class']}** ({miss['kind']}, {miss['report']}) "
+            f"{(ctx + ' » ') if ctx else ''}“{miss['question']}” — {miss['note']}"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
+    ap.add_argument("--questions", type=Path, help="questions.jsonl (default: the corpus's)")
+    ap.add_argument("--reports", type=Path, default=ROOT / "reports", help="reports directory")
+    ap.add_argument("--kind", action="append")
+    ap.add_argument("--verbose", "-v", action="store_true")
+    ap.add_argument("--show", action="append", default=[], metavar="CLASS")
+    ap.add_argument("--no-write", action="store_true")
+    args = ap.parse_args()
+    result = score(
+        args.corpus, args.kind, args.verbose, reports_dir=args.reports, questions=args.questions
+    )
+    for miss in result["misses"]:
+        if miss["class"] in args.show:
+            print(f"--- {miss['class']} {miss['kind']} {miss['context']} {miss['question']}")
+            print("    " + miss["reply"].replace("\n", "\n    "))
+    for kind, c in result["kinds"].items():
+        print(f"{kind:<9} " + " ".join(f"{k}={v}" for k, v in c.items()))
+    print(
+        f"rep-questions: right={result['right']}/{result['n']} "
+        f"false_absent={result['false_absent']}"
+    )
+    lat = latency(args.corpus)
+    print(f"latency: {lat}")
+    if not args.no_write and not args.kind and args.reports == ROOT / "reports":
+        RESULTS.mkdir(parents=True, exist_ok=True)
+        (RESULTS / "answers.json").write_text(
+            json.dumps({"score": result, "latency": lat}, indent=2, ensure_ascii=False) + "\n"
+        )
+        (RESULTS / "answers.md").write_text(markdown(result, lat))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
