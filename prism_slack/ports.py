@@ -15,12 +15,12 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, field_validator
 
 from prism_slack.claims import Answer, Claim
 from prism_slack.evidence import Leaf
 from prism_slack.reports.model import Report
-from prism_slack.verdict import ClaimVerdict, Label, Method
+from prism_slack.verdict import ClaimVerdict, Label, Method, Reason
 
 
 class Conversation(BaseModel):
@@ -78,6 +78,14 @@ class ModelCall(BaseModel):
 class WithheldClaim(BaseModel):
     claim: Claim
     reasons: list[str]
+    """Why it was withheld, one line each; a verifier ``Reason`` is kept as its text."""
+
+    @field_validator("reasons", mode="before")
+    @classmethod
+    def _as_text(cls, value: object) -> object:
+        if isinstance(value, list):
+            return [str(r) if isinstance(r, Reason) else r for r in value]
+        return value
 
 
 class AuditRecord(BaseModel):

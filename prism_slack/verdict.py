@@ -46,6 +46,19 @@ class Check(IntEnum):
         return self.name.lower()
 
 
+class Reason(BaseModel):
+    """One failed check and why: ``str(reason)`` is ``"<check slug>: <message>"``, e.g.
+    ``anchor_warrant: '$4.2M' matches no cited value``."""
+
+    model_config = ConfigDict(frozen=True)
+
+    check: Check
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.check.slug}: {self.message}"
+
+
 class ClaimVerdict(BaseModel):
     """The verifier's verdict on one claim."""
 
@@ -54,9 +67,13 @@ class ClaimVerdict(BaseModel):
     claim: Claim
     rung: Rung
     supported: bool
-    reasons: list[str]
-    """One line per failed check, each starting with the check's slug, e.g.
-    ``anchor_warrant: '$4.2M' matches no cited value``. Empty when supported."""
+    reasons: list[Reason]
+    """One per failed check. Empty when supported."""
+    undecided: bool = False
+    """Supported, but check 7 could not settle it: a fact with nothing anchored (no number,
+    date, name or identifier), or a claim whose wording is not all found in its cited
+    values (lack of overlap only, no evidence against it). Such a claim stays at
+    ANCHOR-WARRANTED; a judge may confirm it (DESIGN §7). Never true when unsupported."""
 
 
 class Label(StrEnum):

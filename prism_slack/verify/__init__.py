@@ -1,14 +1,16 @@
 """The deterministic verifier (DESIGN §6): pure functions of (claim, cited evidence, report).
 
 No model client, no network, no clock, no randomness. Each hard check is a named function
-in ``checks``; every failure is a reason string that starts with its check's slug.
+in ``checks``; every failure is a typed ``verdict.Reason`` naming its check.
 
 Rungs (``verdict.Rung``), per claim:
 
 - ``UNLINKED`` — check 2, 3 or 4 failed, or nothing that is cited resolves (coaching and
   ``absent`` claims that cite nothing stay here even when supported);
 - ``POINTER-LINKED`` — the pointers resolve, but a number or name is not warranted (5, 6);
-- ``ANCHOR-WARRANTED`` — numbers and names warranted, attribute or content not (7);
+- ``ANCHOR-WARRANTED`` — numbers and names warranted, attribute or content not (7), or
+  supported but *undecided* (``ClaimVerdict.undecided``: nothing anchored, or wording
+  not all found in the cited values);
 - ``EVIDENCE-WARRANTED`` — every hard check passed;
 - ``ENTAILMENT-VERIFIED`` — never from the verifier: only ``promote``, which the pipeline
   calls after a real judge confirmed a supported claim.
@@ -33,8 +35,8 @@ import logging
 
 from prism_slack.claims import Answer, Claim
 from prism_slack.reports.model import Report
-from prism_slack.verdict import Check, ClaimVerdict, Rung
-from prism_slack.verify.checks import ClaimContext, check_parses, evaluate, failed_checks
+from prism_slack.verdict import Check, ClaimVerdict, Reason, Rung
+from prism_slack.verify.checks import check_parses, evaluate, failed_checks, is_undecided
 
 __all__ = ["check_parses", "promote", "undecided", "verify_answer", "verify_claim"]
 
@@ -52,8 +54,12 @@ def verify_claim(
     """The verdict on one claim. ``allowed``: extra names coaching may use (playbook ids
     and names such as ``M4`` and ``Quantify the gap``)."""
     reasons = evaluate(claim, report, allowed=allowed)
+    unsettled = not reasons and is_undecided(claim, report, allowed=allowed)
+    rung = _rung(claim, report, reasons)
+    if unsettled and rung is Rung.EVIDENCE_WARRANTED:
+        rung = Rung.ANCHOR_WARRANTED
     return ClaimVerdict(
-        claim=claim, rung=_rung(claim, report, reasons), supported=not reasons, reasons=reasons
+        claim=claim, rung=rung, supported=not reasons, reasons=reasons, undecided=unsettled
     )
 
 
@@ -75,38 +81,27 @@ def verify_answer(
 def undecided(
     verdict: ClaimVerdict, report: Report, *, allowed: frozenset[str] = frozenset()
 ) -> bool:
-    """True when the hard checks cannot settle the claim, so a judge may be asked:
-
-    - a supported fact with nothing to anchor (no number, date, name or identifier), or
-    - a failed fact or coaching claim whose only failure is check 7 (attribute/content),
-      which a rewrite citing the same fields might repair.
-
-    An anchor failure (5, 6) or a linking failure (2–4) is never undecided: no rewrite
-    may rescue it. ``absent`` claims are never undecided.
-    """
-    claim = verdict.claim
-    if claim.kind == "absent":
-        return False
-    if verdict.supported:
-        return claim.kind == "fact" and not ClaimContext(claim, report, allowed).anchored
-    return failed_checks(verdict.reasons) == {Check.ATTRIBUTE_WARRANT}
+    """``verdict.undecided`` (kept for callers written before the flag existed)."""
+    del report, allowed
+    return verdict.undecided
 
 
 def promote(verdict: ClaimVerdict) -> ClaimVerdict:
     """The verdict at ENTAILMENT-VERIFIED, after a real judge confirmed the claim.
 
-    Only a supported verdict that is EVIDENCE-WARRANTED (or already promoted) may be
-    promoted; anything else raises ``ValueError`` — the judge never rescues a claim.
+    Only a supported verdict that is EVIDENCE-WARRANTED, undecided, or already promoted
+    may be promoted; anything else raises ``ValueError`` — the judge never rescues a claim.
     """
-    if not verdict.supported or verdict.rung not in (
+    promotable = verdict.undecided or verdict.rung in (
         Rung.EVIDENCE_WARRANTED,
         Rung.ENTAILMENT_VERIFIED,
-    ):
+    )
+    if not verdict.supported or not promotable:
         raise ValueError(f"cannot promote a {verdict.rung} verdict (supported={verdict.supported})")
-    return verdict.model_copy(update={"rung": Rung.ENTAILMENT_VERIFIED})
+    return verdict.model_copy(update={"rung": Rung.ENTAILMENT_VERIFIED, "undecided": False})
 
 
-def _rung(claim: Claim, report: Report, reasons: list[str]) -> Rung:
+def _rung(claim: Claim, report: Report, reasons: list[Reason]) -> Rung:
     failed = failed_checks(reasons)
     resolved = any(report.evidence.resolve(path) is not None for path in claim.evidence)
     if claim.kind == "absent" or failed & _LINK_CHECKS or not resolved:

@@ -229,6 +229,18 @@ def measure_problems(
 def content_problems(text: str, evidence: ContentEvidence) -> list[str]:
     """Rule 3: enough of the claim's content words are found in its evidence. ``text`` is
     the claim with quantities, identifiers and names masked."""
+    total, missing = content_missing(text, evidence)
+    need = needed(total)
+    if total - len(missing) >= need:
+        return []
+    return [
+        f"only {total - len(missing)} of {total} content words are found in the cited "
+        f"evidence (need {need}); not found: {', '.join(dict.fromkeys(missing))}"
+    ]
+
+
+def content_missing(text: str, evidence: ContentEvidence) -> tuple[int, list[str]]:
+    """How many content words ``text`` has, and those not found in ``evidence``."""
     tokens = words(text)
     covered: dict[int, set[str]] = {}
     for hit in concepts.hits(tokens):
@@ -243,13 +255,7 @@ def content_problems(text: str, evidence: ContentEvidence) -> list[str]:
         if evidence.words.has(word) or covered.get(i, set()) & evidence.concepts:
             continue
         missing.append(word)
-    need = needed(total)
-    if total - len(missing) >= need:
-        return []
-    return [
-        f"only {total - len(missing)} of {total} content words are found in the cited "
-        f"evidence (need {need}); not found: {', '.join(dict.fromkeys(missing))}"
-    ]
+    return total, missing
 
 
 def needed(total: int) -> int:

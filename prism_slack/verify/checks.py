@@ -1,7 +1,8 @@
 """The hard checks of DESIGN §6, one pure function each, numbered as ``verdict.Check``.
 
-Every check returns a list of reasons — empty when it passes — and ``evaluate`` prefixes
-each with its check's slug (``anchor_warrant: '$4.2M' matches no cited value``).
+Every check returns a list of problems — empty when it passes — and ``evaluate`` turns
+each into a typed ``verdict.Reason`` naming its check (``str(reason)`` reads
+``anchor_warrant: '$4.2M' matches no cited value``).
 
 Which checks run on which claim:
 
@@ -23,12 +24,12 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import cached_property, lru_cache
 
 from prism_slack.claims import Answer, Claim
 from prism_slack.reports.model import Report
-from prism_slack.verdict import Check
+from prism_slack.verdict import Check, Reason
 from prism_slack.verify.anchors import Anchoring, anchor
 from prism_slack.verify.attributes import (
     ContentEvidence,
@@ -202,17 +203,17 @@ def evaluate(
     *,
     allowed: frozenset[str] = frozenset(),
     skip: frozenset[Check] = frozenset(),
-) -> list[str]:
-    """Run checks 2–7 on one claim; every failure as ``"<check slug>: <explanation>"``.
+) -> list[Reason]:
+    """Run checks 2–7 on one claim; every failure as a ``Reason`` naming its check.
 
     ``skip`` leaves checks out — for tests that show each check is the one that catches
     a fabrication. Production code never passes it.
     """
-    reasons: list[str] = []
+    reasons: list[Reason] = []
 
     def record(check: Check, problems: list[str]) -> None:
         if check not in skip:
-            reasons.extend(f"{check.slug}: {p}" for p in problems)
+            reasons.extend(Reason(check=check, message=p) for p in problems)
 
     record(Check.TEXT_NONEMPTY, check_text_nonempty(claim))
     if claim.kind == "absent":
@@ -228,7 +229,16 @@ def evaluate(
     return reasons
 
 
-def failed_checks(reasons: list[str]) -> set[Check]:
+def failed_checks(reasons: Iterable[Reason]) -> set[Check]:
     """The checks named by a verdict's reasons."""
-    by_slug = {check.slug: check for check in Check}
-    return {by_slug[r.split(":", 1)[0]] for r in reasons if r.split(":", 1)[0] in by_slug}
+    return {r.check for r in reasons}
+
+
+def is_undecided(claim: Claim, report: Report, *, allowed: frozenset[str] = frozenset()) -> bool:
+    """For a claim that passed every hard check: does check 7 leave it unsettled?
+
+    True for a fact with nothing anchored (no number, date, name or identifier). ``absent``
+    and coaching claims are settled by the hard checks (coaching is advice: its own words
+    are not the report's).
+    """
+    return claim.kind == "fact" and not ClaimContext(claim, report, allowed).anchored
