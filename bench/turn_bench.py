@@ -20,10 +20,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from prism_slack.claims import Answer, Claim
-from prism_slack.llm.scripted import ScriptedJudge, ScriptedModel
+from prism_slack.llm.scripted import ScriptedJudge, ScriptedModel, each
 from prism_slack.pipeline.inject import report_listing
 from prism_slack.pipeline.turn import TurnDeps, run_turn
-from prism_slack.ports import Conversation, JudgeVerdict
+from prism_slack.ports import Conversation
 from prism_slack.reports.store import FileReportStore
 from prism_slack.state.redis_store import memory_store
 
@@ -89,7 +89,7 @@ def non_model_time(turns: int) -> tuple[float, float]:
 
 
 def calls_per_turn(mode: str, answers: list[Answer]) -> float:
-    judge = ScriptedJudge([JudgeVerdict(verdict="supported")], repeat=True)
+    judge = ScriptedJudge([each("supported")], repeat=True)
     model = ScriptedModel(answers)
     deps = TurnDeps(
         reports=REPORTS,

@@ -5,7 +5,8 @@
   (``state/redis_store.py``; the embedded default runs it on an in-memory Redis).
 - ``AnswerModel``: question + injected report → claim-contract ``Answer``
   (``llm/offline.py``, ``llm/scripted.py``, ``llm/gemini.py``).
-- ``Judge``: one claim + only its cited values → ``JudgeVerdict``.
+- ``Judge``: every claim of a turn that needs one, each with only its cited values, in ONE
+  request → one ``JudgeVerdict`` per claim (``llm/gemini.py``, ``llm/scripted.py``).
 """
 
 from __future__ import annotations
@@ -103,6 +104,8 @@ class AuditRecord(BaseModel):
     verdicts: list[ClaimVerdict] = []
     withheld: list[WithheldClaim] = []
     rewritten: int = 0
+    unchecked: int = 0
+    """Posted undecided claims no judge saw (not entailment-checked)."""
     label: Label | None = None
     method: Method | None = None
     model_calls: list[ModelCall] = []
@@ -188,24 +191,85 @@ class AnswerModel(Protocol):
 
 
 class JudgeVerdict(BaseModel):
-    """The judge's answer on one claim. A rewrite must cite the same fields."""
+    """The judge's answer on one claim of a request, by the claim's ``id``. A rewrite
+    must cite the same fields (it keeps the claim's evidence and is verified again)."""
 
     model_config = ConfigDict(extra="forbid")
 
+    id: str
     verdict: Literal["supported", "unsupported", "contradicted"]
     rewrite: str | None = None
 
 
+class JudgeAnswer(BaseModel):
+    """A whole judge reply: one verdict per claim of the request."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    verdicts: list[JudgeVerdict]
+
+
+def judge_json_schema(ids: list[str]) -> dict[str, object]:
+    """The judge's structured-output schema for a request holding claims ``ids``.
+
+    Written out by hand to stay inside the JSON Schema subset Gemini's
+    ``responseJsonSchema`` documents (type, enum, properties, required, items,
+    minItems, maxItems, additionalProperties, description): no ``anyOf`` with null, no
+    ``default``. ``rewrite`` is optional by being left out of ``required``.
+    """
+    verdict = {
+        "type": "object",
+        "properties": {
+            "id": {"type": "string", "enum": list(ids), "description": "The claim's id."},
+            "verdict": {"type": "string", "enum": ["supported", "unsupported", "contradicted"]},
+            "rewrite": {
+                "type": "string",
+                "description": "Only when not supported: one sentence stating only what "
+                "the claim's evidence holds.",
+            },
+        },
+        "required": ["id", "verdict"],
+        "additionalProperties": False,
+    }
+    return {
+        "type": "object",
+        "properties": {
+            "verdicts": {
+                "type": "array",
+                "items": verdict,
+                "minItems": len(ids),
+                "maxItems": len(ids),
+            }
+        },
+        "required": ["verdicts"],
+        "additionalProperties": False,
+    }
+
+
 @dataclass(frozen=True)
-class JudgeRequest:
+class JudgeItem:
+    """One claim to judge, under its request-local ``id``, with only its cited values."""
+
+    id: str
     claim: Claim
     cited: list[Leaf]
+
+
+@dataclass(frozen=True)
+class JudgeRequest:
+    items: list[JudgeItem]
     prompt: Prompt
+
+    @property
+    def ids(self) -> list[str]:
+        return [item.id for item in self.items]
 
 
 class Judge(Protocol):
     name: str
 
-    def judge(self, request: JudgeRequest) -> JudgeVerdict:
-        """Raises ``ModelError`` on failure; the pipeline then withholds the claim."""
+    def judge(self, request: JudgeRequest) -> JudgeAnswer:
+        """All of ``request``'s claims in one call. Raises ``ModelError`` on failure; the
+        pipeline then withholds every claim of the request, as it does when the answer
+        does not hold exactly one verdict per id."""
         ...

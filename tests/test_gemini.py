@@ -24,10 +24,19 @@ from prism_slack.errors import (
 )
 from prism_slack.evidence import Leaf
 from prism_slack.llm.gemini import GeminiAnswerModel, GeminiClient, GeminiJudge
-from prism_slack.ports import AnswerRequest, JudgeRequest, JudgeVerdict, Prompt
+from prism_slack.pipeline.inject import judge_prompt
+from prism_slack.ports import (
+    AnswerRequest,
+    JudgeAnswer,
+    JudgeItem,
+    JudgeRequest,
+    JudgeVerdict,
+    Prompt,
+    judge_json_schema,
+)
 from prism_slack.reports.model import build_report
 from prism_slack.settings import Settings
-from prism_slack.testing.fake_gemini import FakeGemini, FakeResponse
+from prism_slack.testing.fake_gemini import FakeGemini, FakeResponse, judge_claims
 
 KEY = "AIzaFAKE-test-key-0123456789"
 MODEL = "gemini-test-flash"
@@ -44,11 +53,25 @@ REPORT = build_report(
 PROMPT = Prompt(system=SYSTEM, user=USER, digest="sha256:test")
 GOOD = {"claims": [{"text": "Their CRM is HubSpot.", "kind": "fact", "evidence": ["vendors.crm"]}]}
 REQUEST = AnswerRequest(question="What CRM do they use?", report=REPORT, prompt=PROMPT)
-JUDGE_REQUEST = JudgeRequest(
-    claim=Claim(text="Their CRM is HubSpot.", kind="fact", evidence=["vendors.crm"]),
-    cited=[Leaf("vendors.crm", "HubSpot")],
-    prompt=PROMPT,
-)
+JUDGE_ITEMS = [
+    JudgeItem(
+        id="c1",
+        claim=Claim(text="Their CRM is HubSpot.", kind="fact", evidence=["vendors.crm"]),
+        cited=[Leaf("vendors.crm", "HubSpot")],
+    ),
+    JudgeItem(
+        id="c3",
+        claim=Claim(text="They love their CRM.", kind="fact", evidence=["vendors.crm"]),
+        cited=[Leaf("vendors.crm", "HubSpot")],
+    ),
+]
+JUDGE_REQUEST = JudgeRequest(items=JUDGE_ITEMS, prompt=judge_prompt(JUDGE_ITEMS))
+# The JSON Schema keywords Gemini's ``responseJsonSchema`` documents (no ``default``).
+GEMINI_SCHEMA_KEYWORDS = {
+    "$id", "$defs", "$ref", "$anchor", "type", "format", "title", "description", "enum",
+    "items", "prefixItems", "minItems", "maxItems", "minimum", "maximum", "anyOf", "oneOf",
+    "properties", "additionalProperties", "required", "propertyOrdering",
+}  # fmt: skip
 
 
 @pytest.fixture
@@ -105,20 +128,54 @@ def test_request_carries_instruction_schema_model_and_no_tools(
     assert all(KEY not in value for value in sent.headers.values())
 
 
-def test_judge_sends_verdict_schema_and_parses_verdict(
+def test_judge_sends_every_claim_in_one_request_and_parses_one_verdict_each(
     fake: FakeGemini, client: GeminiClient
 ) -> None:
-    fake.answer({"verdict": "contradicted", "rewrite": "Their CRM is HubSpot, per the audit."})
-
-    verdict = GeminiJudge(client).judge(JUDGE_REQUEST)
-
-    assert verdict == JudgeVerdict(
-        verdict="contradicted", rewrite="Their CRM is HubSpot, per the audit."
+    fake.answer(
+        {
+            "verdicts": [
+                {"id": "c1", "verdict": "supported"},
+                {"id": "c3", "verdict": "unsupported", "rewrite": "Their CRM is HubSpot."},
+            ]
+        }
     )
-    config = fake.requests[0].body["generationConfig"]
-    assert config["responseJsonSchema"] == JudgeVerdict.model_json_schema()
+
+    answer = GeminiJudge(client).judge(JUDGE_REQUEST)
+
+    assert answer == JudgeAnswer(
+        verdicts=[
+            JudgeVerdict(id="c1", verdict="supported"),
+            JudgeVerdict(id="c3", verdict="unsupported", rewrite="Their CRM is HubSpot."),
+        ]
+    )
+    [sent] = fake.requests
+    config = sent.body["generationConfig"]
+    assert config["responseJsonSchema"] == judge_json_schema(["c1", "c3"])
     assert config["responseMimeType"] == "application/json"
-    assert "tools" not in fake.requests[0].body
+    assert "tools" not in sent.body
+    assert judge_claims(sent) == {"c1": "Their CRM is HubSpot.", "c3": "They love their CRM."}
+
+
+def schema_keywords(node: dict[str, Any]) -> Iterator[tuple[str, Any]]:
+    """Every (keyword, value) of a JSON schema, property names left out."""
+    for key, value in node.items():
+        yield key, value
+        for child in value.values() if key == "properties" else [value]:
+            if isinstance(child, dict):
+                yield from schema_keywords(child)
+
+
+def test_judge_schema_stays_inside_geminis_documented_subset() -> None:
+    schema = judge_json_schema(["c1", "c2"])
+
+    used = dict(schema_keywords(schema))
+    assert set(used) <= GEMINI_SCHEMA_KEYWORDS
+    assert "default" not in used and "anyOf" not in used
+    assert all(v != "null" for k, v in schema_keywords(schema) if k == "type")
+    verdicts = schema["properties"]["verdicts"]
+    assert verdicts["minItems"] == verdicts["maxItems"] == 2
+    assert verdicts["items"]["properties"]["id"]["enum"] == ["c1", "c2"]
+    assert verdicts["items"]["required"] == ["id", "verdict"]
 
 
 def test_names_are_the_model_id(client: GeminiClient) -> None:
@@ -316,8 +373,12 @@ def test_output_error_keeps_the_raw_text_truncated(fake: FakeGemini, client: Gem
 @pytest.mark.parametrize(
     "payload",
     [
-        pytest.param({"verdict": "maybe"}, id="unknown-verdict"),
-        pytest.param({"verdict": "supported", "why": "x"}, id="extra-field"),
+        pytest.param({"verdicts": [{"id": "c1", "verdict": "maybe"}]}, id="unknown-verdict"),
+        pytest.param(
+            {"verdicts": [{"id": "c1", "verdict": "supported", "why": "x"}]}, id="extra-field"
+        ),
+        pytest.param({"verdicts": [{"verdict": "supported"}]}, id="no-id"),
+        pytest.param({"verdict": "supported"}, id="one-verdict-not-a-list"),
         pytest.param("It is supported.", id="prose"),
     ],
 )

@@ -31,6 +31,7 @@ from prism_slack.render.view import (
     HEADER_SEPARATOR,
     NO_ANSWER_TEXT,
     REWORDED_MARK,
+    UNCHECKED_MARK,
     View,
     ViewLine,
     build_view,
@@ -182,6 +183,8 @@ def _claim(line: ViewLine) -> str:
         text += _NBSP + "".join(f"[{n}]" for n in line.citations)
     if line.rewritten:
         text += f" _{REWORDED_MARK}_"
+    if line.unchecked:
+        text += f" _{UNCHECKED_MARK}_"
     return text
 
 

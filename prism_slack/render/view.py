@@ -25,6 +25,9 @@ HEADER_SEPARATOR = " · "
 NO_ANSWER_TEXT = "No verified answer to show."
 COACHING_TITLE = "Coaching"
 REWORDED_MARK = "(reworded)"
+UNCHECKED_MARK = "(wording not checked)"
+"""Marks a claim posted without the entailment check its wording needed: only its numbers
+and names were checked against the report (no judge ran)."""
 EMPTY_VALUE = "(empty)"
 
 _DEFAULT_MESSAGES = {
@@ -45,6 +48,7 @@ class ViewLine(BaseModel):
     kind: ClaimKind
     citations: list[int]
     rewritten: bool = False
+    unchecked: bool = False
 
 
 class View(BaseModel):
@@ -171,6 +175,7 @@ def _line(claim: PostedClaim) -> ViewLine:
         kind=claim.kind,
         citations=list(claim.citations),
         rewritten=claim.rewritten,
+        unchecked=claim.unchecked,
     )
 
 
