@@ -45,8 +45,8 @@ from prism_slack.verify.checks import ClaimContext
 logger = logging.getLogger(__name__)
 
 UNANCHORED_UNJUDGED = (
-    "judge: not run, and nothing in the claim (no number, date or name) is anchored to a "
-    "cited value"
+    "no judge: the checks cannot settle this claim, and nothing in it (no number, date or "
+    "name) is anchored to a cited value"
 )
 
 
