@@ -81,19 +81,16 @@ def judge_rewrite(
     allowed: frozenset[str],
 ) -> Judged:
     out = Judged()
-    sent = [i for i, v in enumerate(verdicts) if judge is not None and should_judge(v, mode)]
+    sent = [i for i, v in enumerate(verdicts) if should_judge(v, mode)] if judge else []
     answers: dict[int, JudgeVerdict] = {}
     failure: str | None = None
     if judge is not None and sent:
         items = [
-            JudgeItem(
-                id=f"c{i + 1}", claim=verdicts[i].claim, cited=_cited(verdicts[i].claim, report)
-            )
-            for i in sent
+            JudgeItem(_id(i), verdicts[i].claim, _cited(verdicts[i].claim, report)) for i in sent
         ]
         try:
             by_id = _call(judge, items, out.calls)
-            answers = {i: by_id[item.id] for i, item in zip(sent, items, strict=True)}
+            answers = {i: by_id[_id(i)] for i in sent}
         except ModelError as e:
             failure = f"judge: unavailable ({e})"
     for i, verdict in enumerate(verdicts):
@@ -144,6 +141,11 @@ def _apply(
     else:
         reasons = [f"judge: {answer.verdict}"]
     out.withheld.append(WithheldClaim(claim=verdict.claim, reasons=reasons))
+
+
+def _id(index: int) -> str:
+    """A claim's id in the judge request: its position in the answer (``c1`` is the first)."""
+    return f"c{index + 1}"
 
 
 def _cited(claim: Claim, report: Report) -> list[Leaf]:
