@@ -174,11 +174,14 @@ def test_prompt_injects_report_as_fenced_listing_and_no_raw_json() -> None:
 # --- judge-rewrite ----------------------------------------------------------------------
 
 UNANCHORED = fact("Their returns page is out of date.", "findings[5].title")
+DECIDED = fact("Their search runs on Algolia.", "vendors.search")
+"""Every word found in its cited value: the hard checks settle it (``GOOD`` says "site",
+which ``vendors.search`` does not, so it is undecided)."""
 
 
 def test_auto_judges_only_what_the_checks_cannot_decide() -> None:
     judge = ScriptedJudge([JudgeVerdict(verdict="supported")], repeat=True)
-    result = ask(deps_with(Answer(claims=[GOOD, UNANCHORED]), judge=judge, mode="auto"))
+    result = ask(deps_with(Answer(claims=[DECIDED, UNANCHORED]), judge=judge, mode="auto"))
 
     assert [r.claim.text for r in judge.requests] == [UNANCHORED.text]
     assert [v.rung for v in result.verdicts] == [
@@ -211,9 +214,9 @@ def test_never_mode_calls_no_judge() -> None:
 )
 def test_judge_failure_withholds_the_claim(failure: Exception) -> None:
     judge = ScriptedJudge([failure])
-    result = ask(deps_with(Answer(claims=[GOOD, UNANCHORED]), judge=judge, mode="auto"))
+    result = ask(deps_with(Answer(claims=[DECIDED, UNANCHORED]), judge=judge, mode="auto"))
 
-    assert [p.text for p in result.posted] == [GOOD.text]
+    assert [p.text for p in result.posted] == [DECIDED.text]
     assert result.withheld[0].claim == UNANCHORED
     assert result.label is Label.EVIDENCE_LINKED_PARTIAL
     assert "withheld" in render_text(result)
