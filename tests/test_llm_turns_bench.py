@@ -16,7 +16,7 @@ from bench.llm_turns_bench import load, main, turns_of  # noqa: E402
 NW = "northwind-outfitters"
 ROWS = [
     # correct, settled by the checks
-    ({"text": "Their site search runs on Algolia.", "evidence": ["vendors.search"]}, True),
+    ({"text": "Their search runs on Algolia.", "evidence": ["vendors.search"]}, True),
     # correct, undecided (nothing anchored): the oracle judge confirms it
     ({"text": "The returns page is stale.", "evidence": ["findings[5].title"]}, True),
     # fabricated, undecided: the oracle judge refuses it

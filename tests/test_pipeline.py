@@ -10,12 +10,11 @@ from prism_slack.claims import ABSENT_TEXT, Answer, Claim
 from prism_slack.errors import ModelOutputError, ModelTimeout, StoreUnavailable
 from prism_slack.llm.offline import OfflineAnswerer
 from prism_slack.llm.scripted import ScriptedJudge, ScriptedModel, each
-from prism_slack.pipeline.compose import compose
-from prism_slack.pipeline.judge import judge_rewrite
 from prism_slack.pipeline.result import Outcome, TurnResult
 from prism_slack.pipeline.turn import MAX_QUESTION_CHARS, STORE_DOWN, TurnDeps, run_turn
 from prism_slack.ports import Conversation, JudgeAnswer, JudgeVerdict
 from prism_slack.render.text import render_text
+from prism_slack.render.view import UNCHECKED_MARK
 from prism_slack.reports.store import FileReportStore
 from prism_slack.state.redis_store import memory_store
 from prism_slack.verdict import Label, Method, Rung
@@ -179,6 +178,9 @@ def test_prompt_injects_report_as_fenced_listing_and_no_raw_json() -> None:
 STALE = fact("The returns page is stale.", "findings[5].title")
 SLOW = fact("Mobile product pages are slow.", "findings[1].title")
 """Supported facts with nothing anchored: undecided, so ``auto`` asks the judge."""
+DECIDED = fact("Their search runs on Algolia.", "vendors.search")
+"""Every word found in its cited value: the hard checks settle it (``GOOD`` says "site",
+which ``vendors.search`` does not, so it is undecided)."""
 JUDGE_MODES = ("auto", "always")
 
 
@@ -187,12 +189,12 @@ def test_undecided_claims_are_supported_but_not_settled() -> None:
     for claim in (STALE, SLOW):
         verdict = verify_claim(claim, report)
         assert verdict.supported and verdict.undecided, claim.text
-    assert not verify_claim(GOOD, report).undecided
+    assert not verify_claim(DECIDED, report).undecided
 
 
 def test_auto_sends_every_undecided_claim_in_one_call_and_only_those() -> None:
     judge = ScriptedJudge([each("supported")])
-    result = ask(deps_with(Answer(claims=[STALE, GOOD, SLOW]), judge=judge, mode="auto"))
+    result = ask(deps_with(Answer(claims=[STALE, DECIDED, SLOW]), judge=judge, mode="auto"))
 
     [request] = judge.requests
     assert [(i.id, i.claim) for i in request.items] == [("c1", STALE), ("c3", SLOW)]
@@ -201,7 +203,7 @@ def test_auto_sends_every_undecided_claim_in_one_call_and_only_those() -> None:
         ["findings[1].title"],
     ]
     assert [c.role for c in result.model_calls] == ["answer", "judge"]
-    assert [p.text for p in result.posted] == [STALE.text, GOOD.text, SLOW.text]
+    assert [p.text for p in result.posted] == [STALE.text, DECIDED.text, SLOW.text]
 
 
 def test_each_claim_is_fenced_with_only_its_own_cited_values() -> None:
@@ -219,7 +221,7 @@ def test_each_claim_is_fenced_with_only_its_own_cited_values() -> None:
 
 def test_a_confirmed_undecided_claim_is_entailment_verified() -> None:
     judge = ScriptedJudge([each("supported")])
-    result = ask(deps_with(Answer(claims=[GOOD, STALE]), judge=judge, mode="auto"))
+    result = ask(deps_with(Answer(claims=[DECIDED, STALE]), judge=judge, mode="auto"))
 
     assert [v.rung for v in result.verdicts] == [Rung.EVIDENCE_WARRANTED, Rung.ENTAILMENT_VERIFIED]
     assert [p.rung for p in result.posted] == [Rung.EVIDENCE_WARRANTED, Rung.ENTAILMENT_VERIFIED]
@@ -229,7 +231,7 @@ def test_a_confirmed_undecided_claim_is_entailment_verified() -> None:
 
 def test_auto_calls_no_judge_when_the_checks_settle_every_claim() -> None:
     judge = ScriptedJudge([each("supported")])
-    result = ask(deps_with(Answer(claims=[GOOD]), judge=judge, mode="auto"))
+    result = ask(deps_with(Answer(claims=[DECIDED]), judge=judge, mode="auto"))
 
     assert judge.requests == []
     assert result.method is Method.DETERMINISTIC
@@ -238,10 +240,10 @@ def test_auto_calls_no_judge_when_the_checks_settle_every_claim() -> None:
 
 def test_always_judges_every_supported_fact_in_one_call() -> None:
     judge = ScriptedJudge([each("supported")])
-    result = ask(deps_with(Answer(claims=[GOOD, STALE]), judge=judge, mode="always"))
+    result = ask(deps_with(Answer(claims=[DECIDED, STALE]), judge=judge, mode="always"))
 
     [request] = judge.requests
-    assert [i.claim for i in request.items] == [GOOD, STALE]
+    assert [i.claim for i in request.items] == [DECIDED, STALE]
     assert "Algolia" in request.prompt.user and "Klaviyo" not in request.prompt.user
     assert {v.rung for v in result.verdicts} == {Rung.ENTAILMENT_VERIFIED}
 
@@ -281,9 +283,9 @@ BAD_JUDGE_REPLIES = {
 @pytest.mark.parametrize("name", list(BAD_JUDGE_REPLIES))
 def test_a_bad_judge_reply_withholds_every_claim_it_was_sent_and_says_so(name: str) -> None:
     judge = ScriptedJudge([BAD_JUDGE_REPLIES[name]])
-    result = ask(deps_with(Answer(claims=[GOOD, STALE, SLOW]), judge=judge, mode="auto"))
+    result = ask(deps_with(Answer(claims=[DECIDED, STALE, SLOW]), judge=judge, mode="auto"))
 
-    assert [p.text for p in result.posted] == [GOOD.text]
+    assert [p.text for p in result.posted] == [DECIDED.text]
     assert [w.claim for w in result.withheld] == [STALE, SLOW]
     assert all(w.reasons[0].startswith("judge: unavailable") for w in result.withheld)
     assert result.label is Label.EVIDENCE_LINKED_PARTIAL
@@ -295,9 +297,9 @@ def test_a_bad_judge_reply_withholds_every_claim_it_was_sent_and_says_so(name: s
 @pytest.mark.parametrize("verdict", ["unsupported", "contradicted"])
 def test_a_judge_no_without_a_rewrite_withholds_the_claim(verdict: str) -> None:
     judge = ScriptedJudge([each(verdict)])  # type: ignore[arg-type]
-    result = ask(deps_with(Answer(claims=[GOOD, STALE]), judge=judge, mode="auto"))
+    result = ask(deps_with(Answer(claims=[DECIDED, STALE]), judge=judge, mode="auto"))
 
-    assert [p.text for p in result.posted] == [GOOD.text]
+    assert [p.text for p in result.posted] == [DECIDED.text]
     assert result.withheld[0].reasons == [f"judge: {verdict}"]
 
 
@@ -324,9 +326,9 @@ def test_judge_rewrite_is_verified_again_and_marked() -> None:
 )
 def test_a_rewrite_the_checks_do_not_settle_is_withheld(rewrite: str) -> None:
     judge = ScriptedJudge([each("unsupported", rewrite)])
-    result = ask(deps_with(Answer(claims=[GOOD, STALE]), judge=judge, mode="auto"))
+    result = ask(deps_with(Answer(claims=[DECIDED, STALE]), judge=judge, mode="auto"))
 
-    assert [p.text for p in result.posted] == [GOOD.text]
+    assert [p.text for p in result.posted] == [DECIDED.text]
     assert rewrite not in render_text(result)
     assert any(r.startswith("rewrite rejected") for r in result.withheld[0].reasons)
 
@@ -341,16 +343,24 @@ def test_judge_cannot_rescue_an_anchor_failure() -> None:
 
 
 @pytest.mark.parametrize("judge", [None, ScriptedJudge([each("supported")])])
-def test_without_a_judge_an_unanchored_undecided_claim_is_withheld(
+def test_without_a_judge_anchored_undecided_claims_are_posted_marked_unanchored_withheld(
     judge: ScriptedJudge | None,
 ) -> None:
-    result = ask(deps_with(Answer(claims=[GOOD, STALE]), judge=judge, mode="never"))
+    chosen = fact("Their CRM is HubSpot, chosen years ago.", "vendors.crm")
+    verdict = verify_claim(chosen, REPORTS.get(NW))
+    assert verdict.supported and verdict.undecided  # its one name is warranted
+    result = ask(deps_with(Answer(claims=[DECIDED, chosen, STALE]), judge=judge, mode="never"))
 
     assert judge is None or judge.requests == []
-    assert [p.text for p in result.posted] == [GOOD.text]
+    assert [(p.text, p.rung, p.unchecked) for p in result.posted] == [
+        (DECIDED.text, Rung.EVIDENCE_WARRANTED, False),
+        (chosen.text, Rung.ANCHOR_WARRANTED, True),
+    ]
     assert [w.claim for w in result.withheld] == [STALE]
-    assert Rung.ENTAILMENT_VERIFIED not in [v.rung for v in result.verdicts]
-    assert "1 claim withheld" in render_text(result)
+    assert result.audit is not None and result.audit.unchecked == 1
+    text = render_text(result)
+    assert f"chosen years ago. [2] {UNCHECKED_MARK}" in text and text.count(UNCHECKED_MARK) == 1
+    assert "1 claim withheld" in text
 
 
 # --- model failures ---------------------------------------------------------------------
@@ -544,21 +554,3 @@ def test_restricted_report_is_not_offered_elsewhere(tmp_path: Path) -> None:
     assert "Northwind Outfitters" not in unbound.candidates
     assert ambiguous.outcome is Outcome.ANSWERED  # the only Northwind usable in this channel
     assert ambiguous.report == "northwind-logistics"
-
-
-def test_without_a_judge_an_anchored_undecided_claim_is_posted_at_its_rung_and_marked() -> None:
-    report = REPORTS.get(NW)
-    claim = fact("Their CRM is HubSpot, chosen years ago.", "vendors.crm")
-    # An undecided verdict on a claim whose one name is warranted (as check 7 leaves a
-    # claim whose wording is not all found in its evidence).
-    undecided = verify_claim(claim, report).model_copy(
-        update={"supported": True, "reasons": [], "undecided": True, "rung": Rung.ANCHOR_WARRANTED}
-    )
-    unanchored = verify_claim(STALE, report)
-    judged = judge_rewrite([undecided, unanchored], report, None, "never", frozenset())
-
-    assert judged.posted == [undecided] and judged.unchecked == {0}
-    assert [w.claim for w in judged.withheld] == [STALE]
-    assert judged.calls == []
-    posted, _ = compose(judged.posted, report, unchecked=judged.unchecked)
-    assert [(p.rung, p.unchecked) for p in posted] == [(Rung.ANCHOR_WARRANTED, True)]

@@ -11,7 +11,6 @@ from prism_slack.claims import Answer, Claim
 from prism_slack.reports.model import Report, build_report
 from prism_slack.verdict import Check, ClaimVerdict, Rung
 from prism_slack.verify import check_parses, promote, undecided, verify_answer, verify_claim
-from prism_slack.verify.attributes import needed
 from prism_slack.verify.checks import (
     MAX_POINTERS,
     ClaimContext,
@@ -276,10 +275,21 @@ def test_coaching_words_are_advice_but_its_numbers_are_bound(acme: Report) -> No
 
 
 @pytest.mark.parametrize(
-    ("total", "need"), [(0, 0), (1, 1), (2, 1), (3, 2), (4, 3), (5, 3), (10, 6)]
+    ("text", "evidence", "unsettled"),
+    [
+        ("Mobile checkout is slow.", ("findings[0].title",), True),  # nothing anchored
+        ("Checkout takes 2.9 s on mobile.", ("findings[0].detail",), False),  # all found
+        ("Checkout takes 2.9 s, a pain for shoppers.", ("findings[0].detail",), True),
+        ("Their CRM is HubSpot.", ("vendors.crm",), False),
+        ("Their CRM is HubSpot, loved by sellers.", ("vendors.crm",), True),
+    ],
 )
-def test_content_threshold(total: int, need: int) -> None:
-    assert needed(total) == need
+def test_unfound_wording_leaves_a_supported_claim_undecided(
+    acme: Report, text: str, evidence: tuple[str, ...], unsettled: bool
+) -> None:
+    verdict = verify_claim(fact(text, *evidence), acme)
+    assert verdict.supported, verdict.reasons
+    assert verdict.undecided is unsettled
 
 
 # --- evaluate, rungs, undecided, promote ---------------------------------------------------

@@ -36,7 +36,7 @@ import logging
 from prism_slack.claims import Answer, Claim
 from prism_slack.reports.model import Report
 from prism_slack.verdict import Check, ClaimVerdict, Reason, Rung
-from prism_slack.verify.checks import check_parses, evaluate, failed_checks, is_undecided
+from prism_slack.verify.checks import assess, check_parses, failed_checks
 
 __all__ = ["check_parses", "promote", "undecided", "verify_answer", "verify_claim"]
 
@@ -53,8 +53,7 @@ def verify_claim(
 ) -> ClaimVerdict:
     """The verdict on one claim. ``allowed``: extra names coaching may use (playbook ids
     and names such as ``M4`` and ``Quantify the gap``)."""
-    reasons = evaluate(claim, report, allowed=allowed)
-    unsettled = not reasons and is_undecided(claim, report, allowed=allowed)
+    reasons, unsettled = assess(claim, report, allowed=allowed)
     rung = _rung(claim, report, reasons)
     if unsettled and rung is Rung.EVIDENCE_WARRANTED:
         rung = Rung.ANCHOR_WARRANTED

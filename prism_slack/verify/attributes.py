@@ -40,11 +40,10 @@ Three rules, on words of the claim with its quantities masked out:
 
 from __future__ import annotations
 
-import math
 import re
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from fractions import Fraction
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
 
 from prism_slack.verify import concepts, lexicon
 from prism_slack.verify.anchors import Anchoring, matches
@@ -52,9 +51,6 @@ from prism_slack.verify.concepts import WordSet
 from prism_slack.verify.index import Container, LeafFacts
 from prism_slack.verify.numbers import MASK, QKind, Quantity, Scan
 from prism_slack.verify.text import stem, words
-
-CONTENT_SHARE = Fraction(3, 5)
-"""The share of a fact's content words that must be found in its evidence."""
 
 _CLAUSE_END = re.compile(r"[.;!?,](?:\s|$)|" + MASK)
 
@@ -65,18 +61,23 @@ class ContentEvidence:
     objects, and the prospect's names."""
 
     words: WordSet
+    measures: frozenset[str] = frozenset()
+    """Measure concepts the cited fields name (synonym groups excluded)."""
 
     @classmethod
     def of(
         cls,
-        leaves: Iterable[LeafFacts],
-        containers: Iterable[Container],
+        leaves: Sequence[LeafFacts],
+        containers: Sequence[Container],
         extra_stems: frozenset[str] = frozenset(),
     ) -> ContentEvidence:
         sets = [WordSet(leaf.stems, leaf.prefixes, leaf.concepts) for leaf in leaves]
         sets += [WordSet(frozenset(), frozenset(), c.concepts) for c in containers]
         sets.append(WordSet(extra_stems, frozenset(), frozenset()))
-        return cls(WordSet.union(sets))
+        measures = frozenset().union(
+            *(leaf.measures for leaf in leaves), *(c.measures for c in containers)
+        )
+        return cls(WordSet.union(sets), measures)
 
     @property
     def concepts(self) -> frozenset[str]:
@@ -132,31 +133,38 @@ def _record(path: str) -> str | None:
     return path[: end + 1] if end != -1 else None
 
 
+Fit = Literal["fits", "doubt", "contradicts"]
+
+
 def _fits(
     q: Quantity,
     clause: list[str],
+    *,
     foreign: list[str],
     source: LeafFacts | Container,
     cited: Sequence[LeafFacts] = (),
-) -> bool:
+    named: frozenset[str] = frozenset(),
+) -> Fit:
     """Does ``source`` hold what the claim's clause around ``q`` says it measures?
 
-    ``foreign``: words right around the number that name some field of this report; each
-    must be a word of ``source`` too — of its path, its report sentence, or another cited
-    field of the same list item (``personalization`` does not fit
-    ``scores.search_relevance``; ``order-status`` fits ``opportunities[2].estimated_impact``
-    when ``opportunities[2].area`` is cited with it).
+    ``contradicts`` only on positive evidence: the clause names a measure that some other
+    field of the report (``named``: every concept the report names) holds and this one
+    does not; it drops a qualifier the field carries; or a word right around the number
+    names another field (``foreign``) that is not a word of ``source`` — of its path, its
+    report sentence, or another cited field of the same list item. ``doubt`` when the
+    clause's words are simply not found there.
     """
     measures = concepts.measures(clause) - lexicon.ROLE_CONCEPTS
-    if not measures <= source.concepts:
-        return False
+    missing = measures - source.concepts
+    if missing:
+        return "contradicts" if missing & named else "doubt"
     if not isinstance(source, LeafFacts):
-        return True
+        return "fits"
     if any(v.from_path and matches(q, v) for v in source.quantities):
-        return True  # the field's own path names the number (``rule_of_40``)
+        return "fits"  # the field's own path names the number (``rule_of_40``)
     said = concepts.content_words(" ".join(clause))
     if (measures or said) and not source.qualifiers <= concepts.all_concepts(clause):
-        return False
+        return "contradicts"
     whole = WordSet(source.stems, source.prefixes, source.concepts)
     record = _record(source.path)
     siblings = [c for c in cited if record is not None and _record(c.path) == record]
@@ -164,13 +172,33 @@ def _fits(
         [whole, *(WordSet(c.stems, c.prefixes, c.concepts) for c in siblings)]
     )
     if not all(record_words.has_exactly(w) for w in foreign):
-        return False
+        return "contradicts"
     if not source.is_text:  # the field's path is all it says
-        return not said or any(whole.has(w) for w in said)
-    return any(  # some of the same words around the same number in the report sentence
-        there is not None and matches(q, v) and (not said or any(there.has(w) for w in said))
-        for v, there in zip(source.quantities, source.clauses, strict=True)
+        return "fits" if not said or any(whole.has(w) for w in said) else "doubt"
+    pairs = list(zip(source.quantities, source.clauses, strict=True))
+    if not said or any(  # some of the same words around the same number in the sentence
+        there is not None and matches(q, v) and any(there.has(w) for w in said)
+        for v, there in pairs
+    ):
+        return "fits"
+    elsewhere = any(  # the clause's words sit around *another* number of the sentence
+        there is not None and not matches(q, v) and sum(there.has(w) for w in said) * 2 > len(said)
+        for v, there in pairs
     )
+    return "contradicts" if elsewhere else "doubt"
+
+
+@dataclass
+class Findings:
+    """What check 7 found: ``problems`` fail it (positive evidence); ``doubts`` leave the
+    claim undecided (its wording is not found, nothing speaks against it)."""
+
+    problems: list[str] = field(default_factory=list)
+    doubts: list[str] = field(default_factory=list)
+
+    def extend(self, other: Findings) -> None:
+        self.problems += other.problems
+        self.doubts += other.doubts
 
 
 def binding_problems(
@@ -178,13 +206,15 @@ def binding_problems(
     anchorings: Sequence[Anchoring],
     field_stems: frozenset[str] = frozenset(),
     cited: Sequence[LeafFacts] = (),
-) -> list[str]:
+    named: frozenset[str] = frozenset(),
+) -> Findings:
     """Rule 1: each warranted quantity's clause names what one of its fields holds.
 
     ``field_stems``: stems of the words that name this report's fields
-    (``VerifierIndex.field_stems``); ``cited``: every cited leaf.
+    (``VerifierIndex.field_stems``); ``cited``: every cited leaf; ``named``: every concept
+    the report names.
     """
-    problems = []
+    out = Findings()
     for a in anchorings:
         if not a.sources or not _measured(a.quantity):
             continue
@@ -194,49 +224,115 @@ def binding_problems(
             *concepts.content_words(" ".join(ahead))[:NEAR_AHEAD],
         ]
         foreign = [w for w in near if stem(w) in field_stems]
-        if any(_fits(a.quantity, back + ahead, foreign, s, cited) for s in a.sources):
+        fits = {
+            _fits(a.quantity, back + ahead, foreign=foreign, source=s, cited=cited, named=named)
+            for s in a.sources
+        }
+        if "fits" in fits:
             continue
         paths = ", ".join(s.path for s in a.sources)
         said = " ".join(back + ahead)
-        problems.append(
-            f"'{a.quantity.text}' is stated as {said!r}, but {paths} gives it for another thing"
-        )
-    return problems
+        if "doubt" in fits:
+            out.doubts.append(f"'{a.quantity.text}' is stated as {said!r}; {paths} does not say so")
+        else:
+            out.problems.append(
+                f"'{a.quantity.text}' is stated as {said!r}, but {paths} gives it for another thing"
+            )
+    return out
 
 
 def measure_problems(
-    text: str, evidence: ContentEvidence, field_stems: frozenset[str] = frozenset()
-) -> list[str]:
-    """Rule 2: every measure the claim names, and every word that names a field of this
-    report (``Their EHR vendor is Sitecore`` citing ``tech_stack.website_cms``), is in its
-    evidence. ``text`` is the claim with quantities, identifiers and names masked."""
+    text: str,
+    evidence: ContentEvidence,
+    field_stems: frozenset[str] = frozenset(),
+    named: frozenset[str] = frozenset(),
+) -> Findings:
+    """Rule 2: the measures the claim names, and the words that name a field of this
+    report (``EHR`` when the report has ``vendors.ehr``), point to its evidence.
+
+    It fails when the claim names a measure or field that another field of the report
+    holds and the cited ones do not, and names nothing the cited fields hold
+    (``Their EHR vendor is Sitecore`` citing ``tech_stack.website_cms``); a measure the
+    report names nowhere only leaves the claim undecided. ``text`` is the claim with
+    quantities, identifiers and names masked."""
     tokens = words(text)
+    out = Findings()
     missing = sorted(concepts.measures(tokens) - evidence.concepts)
-    problems = []
-    if missing:
-        problems.append(
-            f"the claim speaks of {', '.join(missing)}, which the cited fields do not hold"
-        )
     fields = [w for w in dict.fromkeys(tokens) if stem(w) in field_stems]
     other = [w for w in fields if not evidence.words.has_exactly(w)]
-    if other:
-        problems.append(
-            f"the claim names {', '.join(other)}, another field of this report, not the cited one"
+    elsewhere = [c for c in missing if c in named] + other
+    speaks_of_cited = bool(concepts.all_concepts(tokens) & evidence.measures) or any(
+        evidence.words.has_exactly(w) for w in fields
+    )
+    if elsewhere and not speaks_of_cited:
+        out.problems.append(
+            f"the claim speaks of {', '.join(elsewhere)}, which another field of this report "
+            "holds, not the cited one"
         )
+    elif missing or other:
+        out.doubts.append(f"the cited fields do not name {', '.join([*missing, *other])}")
+    return out
+
+
+def swap_problems(
+    text: str,
+    evidence: ContentEvidence,
+    cited: Sequence[LeafFacts],
+    records: Mapping[str, Sequence[frozenset[str]]],
+) -> list[str]:
+    """Rule 4: a content word that is not in the cited evidence but is a distinctive word
+    of *another* item of a cited list (another row, finding, stakeholder) points to that
+    item: the claim swapped records. ``records``: for each list, the stems of each item.
+    Distinctive: held by at most a third of the items (and not by the cited one)."""
+    items: dict[str, set[int]] = {}
+    for leaf in cited:
+        record = _record(leaf.path)
+        if record is None:
+            continue
+        head, _, index = record[:-1].rpartition("[")
+        if head in records and index.isdigit():
+            items.setdefault(head, set()).add(int(index))
+    problems = []
+    for word in dict.fromkeys(concepts.content_words(text)):
+        if len(word) < 3 or evidence.words.has(word):
+            continue
+        key = stem(word)
+        for head, mine in items.items():
+            holders = [j for j, stems in enumerate(records[head]) if key in stems]
+            if holders and not mine & set(holders) and len(holders) * 3 <= len(records[head]):
+                problems.append(
+                    f"'{word}' is a word of {head}[{holders[0]}], not of the cited "
+                    f"{head}[{min(mine)}]"
+                )
+                break
     return problems
 
 
-def content_problems(text: str, evidence: ContentEvidence) -> list[str]:
-    """Rule 3: enough of the claim's content words are found in its evidence. ``text`` is
-    the claim with quantities, identifiers and names masked."""
+OFF_TOPIC_WORDS = 3
+"""A fact with at least this many content words, and at most ``OFF_TOPIC_SHARE`` of them
+found in its evidence, is not about what it cites (an invented finding citing a real one)."""
+OFF_TOPIC_SHARE = 0.25
+
+
+def content_problems(text: str, evidence: ContentEvidence) -> Findings:
+    """Rule 3: the claim's content words are found in its evidence. A word that is not
+    found leaves the claim undecided; a claim whose words are nearly all missing from the
+    evidence it cites is about something else, and fails. ``text`` is the claim with
+    quantities, identifiers and names masked."""
     total, missing = content_missing(text, evidence)
-    need = needed(total)
-    if total - len(missing) >= need:
-        return []
-    return [
-        f"only {total - len(missing)} of {total} content words are found in the cited "
-        f"evidence (need {need}); not found: {', '.join(dict.fromkeys(missing))}"
-    ]
+    out = Findings()
+    if not missing:
+        return out
+    found = total - len(missing)
+    line = (
+        f"{found} of {total} content words are found in the cited evidence; "
+        f"not found: {', '.join(dict.fromkeys(missing))}"
+    )
+    if total >= OFF_TOPIC_WORDS and found <= OFF_TOPIC_SHARE * total:
+        out.problems.append(f"the cited fields are about something else: {line}")
+    else:
+        out.doubts.append(line)
+    return out
 
 
 def content_missing(text: str, evidence: ContentEvidence) -> tuple[int, list[str]]:
@@ -256,11 +352,3 @@ def content_missing(text: str, evidence: ContentEvidence) -> tuple[int, list[str
             continue
         missing.append(word)
     return total, missing
-
-
-def needed(total: int) -> int:
-    """How many of ``total`` content words must be found: all but one of two or three,
-    the one word of one, and ``CONTENT_SHARE`` (rounded up) of four or more."""
-    if total <= 3:
-        return max(total - 1, min(total, 1))
-    return math.ceil(CONTENT_SHARE * total)

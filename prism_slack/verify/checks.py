@@ -33,9 +33,11 @@ from prism_slack.verdict import Check, Reason
 from prism_slack.verify.anchors import Anchoring, anchor
 from prism_slack.verify.attributes import (
     ContentEvidence,
+    Findings,
     binding_problems,
     content_problems,
     measure_problems,
+    swap_problems,
 )
 from prism_slack.verify.entities import Name, NameEvidence, find_names, identifier_key
 from prism_slack.verify.index import Container, LeafFacts, VerifierIndex, index_for
@@ -103,6 +105,22 @@ class ClaimContext:
     @cached_property
     def content_evidence(self) -> ContentEvidence:
         return ContentEvidence.of(self.cited, self.containers, self.index.company_stems)
+
+    @cached_property
+    def attribute(self) -> Findings:
+        """Check 7's findings: problems (positive evidence) and doubts (wording not found).
+        Binding is read for facts and coaching; measures, content and record swaps for
+        facts only (coaching is advice: its own words are not the report's)."""
+        index = self.index
+        out = binding_problems(
+            self.found, self.anchorings, index.field_stems, self.cited, index.named
+        )
+        if self.claim.kind == "fact":
+            text, evidence = self.content_text, self.content_evidence
+            out.extend(measure_problems(text, evidence, index.field_stems, index.named))
+            out.problems += swap_problems(text, evidence, self.cited, index.records)
+            out.extend(content_problems(text, evidence))
+        return out
 
     @property
     def anchored(self) -> bool:
@@ -182,12 +200,9 @@ def _closest(squashed: str, evidence: NameEvidence) -> str:
 
 
 def check_attribute_warrant(ctx: ClaimContext) -> list[str]:
-    """7. The claim measures what its cited fields hold; a fact's words are found there."""
-    problems = binding_problems(ctx.found, ctx.anchorings, ctx.index.field_stems, ctx.cited)
-    if ctx.claim.kind == "fact":
-        problems += measure_problems(ctx.content_text, ctx.content_evidence, ctx.index.field_stems)
-        problems += content_problems(ctx.content_text, ctx.content_evidence)
-    return problems
+    """7. Nothing positive says the claim measures something its cited fields do not
+    hold (doubts — wording simply not found — leave it undecided instead)."""
+    return ctx.attribute.problems
 
 
 WARRANT_CHECKS: dict[Check, Callable[[ClaimContext], list[str]]] = {
@@ -209,6 +224,20 @@ def evaluate(
     ``skip`` leaves checks out — for tests that show each check is the one that catches
     a fabrication. Production code never passes it.
     """
+    return assess(claim, report, allowed=allowed, skip=skip)[0]
+
+
+def assess(
+    claim: Claim,
+    report: Report,
+    *,
+    allowed: frozenset[str] = frozenset(),
+    skip: frozenset[Check] = frozenset(),
+) -> tuple[list[Reason], bool]:
+    """The reasons ``evaluate`` gives, and whether a claim with none is *undecided*: a
+    fact with nothing anchored (no number, date, name or identifier), or a claim whose
+    wording check 7 could not find in its cited evidence (its doubts) — lack of overlap
+    only, never evidence against it. ``absent`` claims never are."""
     reasons: list[Reason] = []
 
     def record(check: Check, problems: list[str]) -> None:
@@ -217,28 +246,19 @@ def evaluate(
 
     record(Check.TEXT_NONEMPTY, check_text_nonempty(claim))
     if claim.kind == "absent":
-        return reasons
+        return reasons, False
     record(Check.POINTERS_RESOLVE, check_pointers_resolve(claim, report))
     record(Check.FACT_CITES, check_fact_cites(claim))
     ctx = ClaimContext(claim, report, allowed)
     if not claim.text.strip() or (claim.kind == "fact" and not ctx.resolved):
-        return reasons
+        return reasons, False
     for check, run in WARRANT_CHECKS.items():
         if check not in skip:
             record(check, run(ctx))
-    return reasons
+    unsettled = (claim.kind == "fact" and not ctx.anchored) or bool(ctx.attribute.doubts)
+    return reasons, not reasons and unsettled
 
 
 def failed_checks(reasons: Iterable[Reason]) -> set[Check]:
     """The checks named by a verdict's reasons."""
     return {r.check for r in reasons}
-
-
-def is_undecided(claim: Claim, report: Report, *, allowed: frozenset[str] = frozenset()) -> bool:
-    """For a claim that passed every hard check: does check 7 leave it unsettled?
-
-    True for a fact with nothing anchored (no number, date, name or identifier). ``absent``
-    and coaching claims are settled by the hard checks (coaching is advice: its own words
-    are not the report's).
-    """
-    return claim.kind == "fact" and not ClaimContext(claim, report, allowed).anchored

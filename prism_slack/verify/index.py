@@ -182,6 +182,23 @@ def _vocabulary(leaves: Iterable[Leaf]) -> frozenset[str]:
     return frozenset(out)
 
 
+def _records(leaves: Iterable[LeafFacts]) -> dict[str, tuple[frozenset[str], ...]]:
+    """For each list of the report, the stems of each of its items (``rows`` → one set of
+    stems per row), for check 7's record-swap rule."""
+    found: dict[str, dict[int, set[str]]] = {}
+    for leaf in leaves:
+        end = leaf.path.rfind("]")
+        if end == -1:
+            continue
+        head, _, index = leaf.path[:end].rpartition("[")
+        if index.isdigit():
+            found.setdefault(head, {}).setdefault(int(index), set()).update(leaf.stems)
+    return {
+        head: tuple(frozenset(items.get(i, ())) for i in range(max(items) + 1))
+        for head, items in found.items()
+    }
+
+
 class VerifierIndex:
     """Everything the checks need from one report, computed once."""
 
@@ -199,6 +216,12 @@ class VerifierIndex:
             self.containers[path] = Container(
                 path, size, concepts.measures(found), concepts.all_concepts(found)
             )
+        self.named: frozenset[str] = frozenset().union(
+            *(leaf.concepts for leaf in self.leaves.values()),
+            *(c.concepts for c in self.containers.values()),
+        )
+        """Every concept some field of the report names (by path or value)."""
+        self.records = _records(self.leaves.values())
         company = report.company
         names = [company.name, *company.aliases]
         extra = company.model_extra or {}
