@@ -19,6 +19,7 @@ correct facts were not posted. Targets (issue 8): ≥97% of correct facts posted
 fabrications posted, ≤1.2 model calls per turn under ``auto``.
 
 Usage: python bench/llm_turns_bench.py [--corpus DIR] [--turn-size N] [--out DIR]
+(exit status 1 when `auto` posted a fabrication)
 """
 
 from __future__ import annotations
@@ -42,6 +43,8 @@ from prism_slack.reports.store import FileReportStore
 from prism_slack.settings import JudgeMode
 from prism_slack.state.redis_store import memory_store
 from prism_slack.testing.fake_gemini import FakeGemini, judge_claims, judge_responder
+from prism_slack.verify import verify_claim
+from prism_slack.verify.checks import ClaimContext
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_CORPUS = ROOT.parent / "shared" / "corpora" / "natural-claims"
@@ -123,6 +126,21 @@ def turns_of(rows: list[Row], size: int) -> list[list[Row]]:
 
 def one_line(text: str) -> str:
     return " ".join(text.split())
+
+
+def undecided_share(rows: list[Row], reports: FileReportStore) -> dict[str, Any]:
+    """How many claims the checks leave undecided (what ``auto`` sends to the judge), by
+    label and by whether anything in them is anchored: where judge calls come from."""
+    playbook = load_playbook()
+    counts: Counter[str] = Counter()
+    for row in rows:
+        report = reports.get(row.report)
+        verdict = verify_claim(row.claim, report, allowed=playbook.vocabulary())
+        if verdict.undecided:
+            anchored = ClaimContext(row.claim, report, playbook.vocabulary()).anchored
+            label = "correct" if row.ok else "fabricated"
+            counts[f"{label}, {'anchored' if anchored else 'nothing anchored'}"] += 1
+    return {"undecided": sum(counts.values()), "of": len(rows), **dict(sorted(counts.items()))}
 
 
 def run_mode(mode: JudgeMode, turns: list[list[Row]], *, reports: FileReportStore) -> Tally:
@@ -219,6 +237,9 @@ def markdown(data: dict[str, Any]) -> str:
         "calls per turn under `auto`. Baseline before the batched judge: 84% posted, 1.58 "
         "calls per turn.",
         "",
+        f"Claims the checks leave undecided (what `auto` sends to the judge): "
+        f"{data['undecided_claims']}.",
+        "",
     ]
     for mode, m in data["modes"].items():
         lines.append(f"## {mode}")
@@ -254,6 +275,7 @@ def main(argv: list[str] | None = None) -> int:
         "turns": len(turns),
         "turn_size": args.turn_size,
         "judge": "oracle (the corpus's own labels)",
+        "undecided_claims": undecided_share(rows, reports),
         "modes": modes,
     }
     args.out.mkdir(parents=True, exist_ok=True)
