@@ -76,14 +76,17 @@ def should_judge(verdict: ClaimVerdict, mode: JudgeMode) -> bool:
 def judge_rewrite(
     verdicts: list[ClaimVerdict],
     report: Report,
+    *,
     judge: Judge | None,
     mode: JudgeMode,
     allowed: frozenset[str],
 ) -> Judged:
+    """Judge what ``mode`` sends (one call at most), then sort every verdict into posted
+    and withheld, in order."""
     out = Judged()
     sent = [i for i, v in enumerate(verdicts) if should_judge(v, mode)] if judge else []
     answers: dict[int, JudgeVerdict] = {}
-    failure: str | None = None
+    failure = ""
     if judge is not None and sent:
         items = [
             JudgeItem(_id(i), verdicts[i].claim, _cited(verdicts[i].claim, report)) for i in sent
@@ -98,7 +101,7 @@ def judge_rewrite(
             out.withheld.append(WithheldClaim(claim=verdict.claim, reasons=verdict.reasons))
         elif i in answers:
             _apply(out, verdict, answers[i], report, allowed)
-        elif failure is not None and i in sent:
+        elif i in sent:  # sent, but the judge gave no usable answer
             out.withheld.append(WithheldClaim(claim=verdict.claim, reasons=[failure]))
         elif verdict.undecided:
             _unjudged(out, verdict, report, allowed)

@@ -173,7 +173,9 @@ def _answer_turn(
     with timer.stage("verify"):
         verdicts = verify_answer(answer, report, allowed=deps.vocabulary)
     with timer.stage("judge"):
-        judged = judge_rewrite(verdicts, report, deps.judge, deps.judge_mode, deps.vocabulary)
+        judged = judge_rewrite(
+            verdicts, report, judge=deps.judge, mode=deps.judge_mode, allowed=deps.vocabulary
+        )
     calls += judged.calls
     with timer.stage("compose"):
         posted, footnotes = compose(
