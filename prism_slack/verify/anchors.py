@@ -29,6 +29,7 @@ Matching rules, claim quantity ``c`` against a cited quantity ``v``:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
@@ -50,6 +51,8 @@ def anchor(q: Quantity, cited: Sequence[LeafFacts], containers: Sequence[Contain
     """Match claim quantity ``q`` against the cited fields."""
     if q.kind is QKind.SCORE:
         return _score(q, cited)
+    if q.kind is QKind.RECORD:
+        return _record(q, cited, containers)
     sources: list[LeafFacts | Container] = [
         leaf for leaf in cited if any(matches(q, v) for v in leaf.quantities)
     ]
@@ -228,6 +231,21 @@ def _score(q: Quantity, cited: Sequence[LeafFacts]) -> Anchoring:
     if not scale_cited:
         return Anchoring(q, (), f"'{q.text}': its scale {q.scale} is not in the cited fields")
     return Anchoring(q, tuple(value_leaves))
+
+
+def _record(q: Quantity, cited: Sequence[LeafFacts], containers: Sequence[Container]) -> Anchoring:
+    """A score, record or time string: the same string in a cited value (``.`` and ``:``
+    alike, spaces ignored), else each of its numbers on its own."""
+    whole = re.compile(r"(?<![\d:])" + re.escape(q.key) + r"(?![\d:])")
+    sources: list[LeafFacts | Container] = [
+        leaf for leaf in cited if whole.search(leaf.record_text)
+    ]
+    if sources:
+        return Anchoring(q, tuple(sources))
+    parts = [anchor(p, cited, containers) for p in q.parts]
+    if all(a.sources for a in parts):
+        return Anchoring(q, tuple(dict.fromkeys(s for a in parts for s in a.sources)))
+    return Anchoring(q, (), f"'{q.text}' matches no cited value")
 
 
 _SCALE_SLIPS = tuple(Decimal(10) ** k for k in (-9, -6, -3, -2, -1, 1, 2, 3, 6, 9))

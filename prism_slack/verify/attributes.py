@@ -45,12 +45,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from prism_slack import language
+from prism_slack.language import stem, words
 from prism_slack.verify import concepts, lexicon
 from prism_slack.verify.anchors import Anchoring, matches
 from prism_slack.verify.concepts import WordSet
 from prism_slack.verify.index import Container, LeafFacts
 from prism_slack.verify.numbers import MASK, QKind, Quantity, Scan
-from prism_slack.verify.text import stem, words
 
 _CLAUSE_END = re.compile(r"[.;!?,](?:\s|$)|" + MASK)
 
@@ -283,7 +284,8 @@ def swap_problems(
     """Rule 4: a content word that is not in the cited evidence but is a distinctive word
     of *another* item of a cited list (another row, finding, stakeholder) points to that
     item: the claim swapped records. ``records``: for each list, the stems of each item.
-    Distinctive: held by at most a third of the items (and not by the cited one)."""
+    Distinctive: no ordinary English word (``language.common``), held by at most a third
+    of the items, and not by the cited one."""
     items: dict[str, set[int]] = {}
     for leaf in cited:
         record = _record(leaf.path)
@@ -294,7 +296,7 @@ def swap_problems(
             items.setdefault(head, set()).add(int(index))
     problems = []
     for word in dict.fromkeys(concepts.content_words(text)):
-        if len(word) < 3 or evidence.words.has(word):
+        if len(word) < 3 or language.common(word) or evidence.words.has(word):
             continue
         key = stem(word)
         for head, mine in items.items():

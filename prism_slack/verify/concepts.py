@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from prism_slack.language import stem, words
 from prism_slack.verify import lexicon
 from prism_slack.verify.numbers import UNITS
-from prism_slack.verify.text import prefix, stem, words
+from prism_slack.verify.text import prefix
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,21 +15,28 @@ from dataclasses import dataclass
 from typing import Any
 
 from prism_slack.evidence import Leaf, canonical_path, join_key
+from prism_slack.language import stem, words
 from prism_slack.reports.model import Report
 from prism_slack.verify import concepts, lexicon
 from prism_slack.verify.concepts import WordSet
 from prism_slack.verify.entities import NameEvidence, find_names, units_of
-from prism_slack.verify.numbers import Quantity, Scan, leaf_quantities, path_periods, scan
+from prism_slack.verify.numbers import (
+    Quantity,
+    Scan,
+    leaf_quantities,
+    path_periods,
+    record_key,
+    scan,
+)
 from prism_slack.verify.text import (
     Squashed,
+    fold,
     name_tokens,
     path_phrases,
     path_words,
     prefix,
     squash_name,
     squash_text,
-    stem,
-    words,
 )
 
 
@@ -59,6 +66,8 @@ class LeafFacts:
     path_texts: tuple[Squashed, ...]
     units: frozenset[str]
     """Complete names: the value's names and identifiers, a short value, path keys."""
+    record_text: str
+    """The value as ``numbers.record_key`` writes it, to find a score or time string in."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +124,7 @@ def _leaf_facts(leaf: Leaf, ordinary: frozenset[str]) -> LeafFacts:
         value_text=value_text,
         path_texts=path_texts,
         units=frozenset(u for u in units if u),
+        record_text=record_key(fold(str(leaf.value))),
     )
 
 

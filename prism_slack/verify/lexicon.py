@@ -15,39 +15,14 @@
 
 from __future__ import annotations
 
+from prism_slack import language
+
 
 def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-STOP_WORDS = _words(
-    """
-    a an the this that these those there here it its it's they them their theirs we our
-    ours you your yours he him his she her hers i me my us who whom whose which what when
-    where why how whether if then than so such as at by for from in into of off on onto
-    out over under to up down with within without about above below across after before
-    between during through toward towards upon via per each every either neither both all
-    any some many much more most less least few fewer several other another same own only
-    just also too very quite rather really even still yet already again ever never not no
-    nor and or but while whereas although though because since until unless however
-    therefore thus hence instead meanwhile otherwise moreover furthermore besides overall
-    currently today now recently mostly mainly largely roughly about around approximately
-    approx nearly almost circa some just is are was were be been being am has have had
-    having do does did doing done can could may might must shall should will would get
-    gets got getting make makes made use uses used using show shows showed shown say says
-    said note notes noted state states stated list lists listed report reports reported
-    mention mentions mentioned indicate indicates indicated record records recorded
-    according audit audits company prospect one ones thing things way ways lot lots
-    percent percentage point points dollar dollars usd eur gbp thousand million billion
-    trillion k m b bn mn per cent pct pp bps times x
-    run runs running ran handle handles handled power powers powered rely relies relied
-    provide provides provided host hosts hosted sit sits remain remains become becomes
-    take takes took give gives keep keeps come comes go goes went cover covers covered
-    complete completes completed operate operates operated
-    end ends ended start starts started begin begins began post posts posted reach
-    reaches reached stand stands stood total totals totalled totaled amount amounts
-    """
-)
+STOP_WORDS = language.STOP_WORDS
 
 DIRECTION_UP = _words(
     """

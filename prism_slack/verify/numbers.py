@@ -68,8 +68,9 @@ from enum import StrEnum
 from typing import Literal
 
 from prism_slack.evidence import Scalar
+from prism_slack.language import words
 from prism_slack.verify import lexicon
-from prism_slack.verify.text import fold, path_words, words
+from prism_slack.verify.text import fold, path_words
 
 Bound = Literal["eq", "gt", "ge", "lt", "le"]
 Direction = Literal["up", "down"]
@@ -89,6 +90,9 @@ class QKind(StrEnum):
     """A quarter, a half or a fiscal year."""
     SCORE = "score"
     """A value with its scale (``7 out of 10``)."""
+    RECORD = "record"
+    """A score, record, range or clock time written as one string (``7 - 8``, ``1:56.85``,
+    ``won 1 - 0``): matched as a whole against the cited text (``key``), or part by part."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +151,10 @@ class Quantity:
     """A claim's ``one``: read for context, but it need not be warranted."""
     from_path: bool = False
     """A report quantity named by the field's path (``rule_of_40``, ``fy2025``)."""
+    key: str = ""
+    """RECORD only: the string with spaces dropped and ``.``/``:`` made one separator."""
+    parts: tuple[Quantity, ...] = ()
+    """RECORD only: its numbers, each read on its own."""
 
     @property
     def numeric(self) -> bool:
@@ -247,16 +255,19 @@ _ISO_DAY = re.compile(
 _ISO_MONTH = re.compile(r"(?<![\w.])(\d{4})-(\d{2})" + _END + r"(?!-\d)")
 _YMD_SLASH = re.compile(r"(?<![\w./])(\d{4})/(\d{1,2})/(\d{1,2})(?![\w/])")
 _AMBIGUOUS_SLASH = re.compile(r"(?<![\w./])(\d{1,2})/(\d{1,2})/(\d{4}|\d{2})(?![\w/])")
-_MONTH_DAY = re.compile(r"\b(" + _MONTH + r")\s+(\d{1,2})" + _ORD + r"(?:,?\s+(\d{4}))?" + _END)
+_MONTH_DAY = re.compile(
+    r"\b(" + _MONTH + r")\s+(\d{1,2})" + _ORD + r"(?:,?\s+(\d{4}))?" + _END, re.I
+)
 _DAY_MONTH = re.compile(
     r"(?<![\w.])(\d{1,2})"
     + _ORD
     + r"\s+(?:of\s+)?("
     + _MONTH
     + r")(?![a-z])(?:,?\s+(\d{4}))?"
-    + _END
+    + _END,
+    re.I,
 )
-_MONTH_YEAR = re.compile(r"\b(" + _MONTH + r")(?:\s+of)?,?\s+(\d{4})" + _END)
+_MONTH_YEAR = re.compile(r"\b(" + _MONTH + r")(?:\s+of)?,?\s+(\d{4})" + _END, re.I)
 _BARE_MONTH = re.compile(r"\b(" + _FULL_MONTH + r")\b")
 
 _YEAR_TAIL = (
@@ -514,6 +525,32 @@ def _scores(state: _State) -> None:
         state.add(q)
 
 
+_RECORD = re.compile(
+    r"(?<![\w.:/-])(?:\d+(?:[.:]\d+){2,}|\d+:\d+(?:\.\d+)?|\d+(?:\s*-\s*\d+)+)(?![\w.:/-])"
+)
+
+
+def record_key(text: str) -> str:
+    """``1:56.85`` and ``1.56.85`` → ``1:56:85``; ``7 - 8`` → ``7-8``."""
+    return re.sub(r"[.:]", ":", re.sub(r"\s+", "", text))
+
+
+def _records(state: _State) -> None:
+    for m in _RECORD.finditer(state.masked):
+        if not state.free(*m.span()):
+            continue
+        text = m.group(0)
+        parts = tuple(
+            Quantity(QKind.NUMBER, n.group(0), m.start() + n.start(), m.start() + n.end(),
+                     value=Decimal(n.group(0)), tolerance=Decimal(0))
+            for n in re.finditer(r"\d+", text)
+        )  # fmt: skip
+        q = Quantity(QKind.RECORD, text, m.start(), m.end(), key=record_key(text), parts=parts)
+        state.add(q)
+        if state.report_text:  # a report's "7 - 8" also holds 7 and 8 for a claim to cite
+            state.found.extend(parts)
+
+
 def _is_identifier(token: str) -> bool:
     has_letter = any(c.isalpha() for c in token)
     has_digit = any(c.isdigit() for c in token)
@@ -633,6 +670,7 @@ _RULES: tuple[Callable[[_State], None], ...] = (
     _percentiles,
     _dates,
     _periods,
+    _records,
     _scores,
     _identifiers,
     _numbers,
@@ -746,6 +784,9 @@ class FieldHints:
     fiscal: bool = False
     scale: bool = False
     negative: bool = False
+    magnitude: Decimal | None = None
+    """A scale word in the key (``us_viewers_millions``, ``revenue_in_thousands``): the
+    stored number is in that many units."""
 
 
 def field_hints(path: str) -> FieldHints:
@@ -764,7 +805,17 @@ def field_hints(path: str) -> FieldHints:
         fiscal=bool(lexicon.FISCAL_PATH_WORDS & set(all_words)),
         scale=last in lexicon.SCALE_PATH_WORDS or "_".join(key) in lexicon.SCALE_PATH_WORDS,
         negative=bool(lexicon.NEGATIVE_SENSE & set(all_words)),
+        magnitude=next((_PATH_SCALES[w] for w in key if w in _PATH_SCALES), None),
     )
+
+
+_PATH_SCALES: dict[str, Decimal] = {
+    "thousand": Decimal(10**3), "thousands": Decimal(10**3), "k": Decimal(10**3),
+    "million": Decimal(10**6), "millions": Decimal(10**6), "mn": Decimal(10**6),
+    "mm": Decimal(10**6), "billion": Decimal(10**9), "billions": Decimal(10**9),
+    "bn": Decimal(10**9),
+}  # fmt: skip
+"""Scale words a field key may carry (``…_millions``, ``…_in_thousands``)."""
 
 
 def _to_decimal(value: int | float) -> Decimal | None:
@@ -791,6 +842,11 @@ def number_quantities(value: Decimal, text: str, hints: FieldHints) -> Iterator[
     )  # fmt: skip
     if year_like and hints.fiscal:
         yield Quantity(QKind.PERIOD, text, period=Period(int(value), fiscal=True))
+    if hints.magnitude is not None:  # 10.34 in ``viewers_millions`` is also 10,340,000
+        yield Quantity(
+            kind, text, value=value * hints.magnitude, currency=hints.currency,
+            direction=direction,
+        )  # fmt: skip
 
 
 def leaf_quantities(value: Scalar, path: str, found_in: Scan | None = None) -> tuple[Quantity, ...]:
