@@ -27,9 +27,12 @@ import re
 from collections.abc import Callable, Iterable
 from functools import cached_property, lru_cache
 
+from prism_slack import language
 from prism_slack.claims import Answer, Claim
+from prism_slack.language import stem
 from prism_slack.reports.model import Report
 from prism_slack.verdict import Check, Reason
+from prism_slack.verify import concepts
 from prism_slack.verify.anchors import Anchoring, anchor
 from prism_slack.verify.attributes import (
     ContentEvidence,
@@ -78,6 +81,31 @@ class ClaimContext:
     def names(self) -> list[Name]:
         own = set(_LOWER_WORD.findall(self.found.masked))  # words this claim writes lower-case
         return find_names(self.found.masked, lambda w: w in own or self.index.ordinary(w))
+
+    @cached_property
+    def lower_names(self) -> list[str]:
+        """Names written in lower case: rare words (``language.NAME_ZIPF``) of a fact
+        that are neither capitalised names, nor found in the cited evidence, the
+        prospect's names or the allowed terms (``they use shopify``)."""
+        if self.claim.kind != "fact":
+            return []  # coaching is advice: its rare words are its own
+        evidence = self.content_evidence.words
+        out = []
+        for word in dict.fromkeys(_LOWER_WORD.findall(self.content_text)):
+            if len(word) < 4 or word in concepts.NOT_CONTENT or not language.rare(word):
+                continue
+            if evidence.has(word) or self.name_evidence.contains(word):
+                continue
+            if f"{word}'" in self.found.text.lower() or self.misspelt(word):
+                continue  # a contraction (``aren't``), or a typo of a cited word
+            out.append(word)
+        return out
+
+    def misspelt(self, word: str) -> bool:
+        """A rare word one or two letters off a word of the cited evidence: a typo, left
+        undecided (it is not a name of its own, nor proof of one)."""
+        stems = sorted(self.content_evidence.words.stems)
+        return bool(difflib.get_close_matches(stem(word), stems, n=1, cutoff=0.8))
 
     @cached_property
     def anchorings(self) -> list[Anchoring]:
@@ -184,6 +212,9 @@ def check_entity_warrant(ctx: ClaimContext) -> list[str]:
         f"'{n.text}' appears in {where}{_closest(n.squashed, evidence)}"
         for n in ctx.names
         if not evidence.warrants(n)
+    ]
+    problems += [
+        f"'{word}' reads as a name (a rare word) and appears in {where}" for word in ctx.lower_names
     ]
     problems += [
         f"identifier '{span.text}' appears in {where}{_closest(identifier_key(span), evidence)}"
