@@ -557,7 +557,7 @@ _RATIO = re.compile(
     + _COUNT
     + r"(?:\s+[a-z]+)?\s+(?:in|of\s+every|out\s+of\s+every)\s+"
     + _COUNT
-    + r"(?![\w.%])",
+    + r"(?![\w%]|\.\d)",
     re.I,
 )
 _FRACTION = re.compile(
