@@ -367,6 +367,12 @@ COMMON_WORDS = STOP_WORDS | _words(
     """
 )
 
+IMPERATIVES = _words(
+    "ask tell email call invite ping thank meet remind loop message brief cc contact text"
+)
+"""Verbs that open advice addressed to the rep: before a name (``Ask Dana``) they are
+not part of it."""
+
 OBJECT_STARTERS = _words(
     """
     the a an their your our his her its my them they it this that these those any each
