@@ -99,3 +99,13 @@ def zipf(word: str) -> float:
 def common(word: str) -> bool:
     """Is ``word`` an ordinary English word (not a distinctive name or term)?"""
     return zipf(word) >= COMMON_ZIPF
+
+
+NAME_ZIPF = 3.0
+"""Below this Zipf frequency a lower-case word is read as a name (``klaviyo``,
+``zelenkovskaya``) that its evidence must hold."""
+
+
+def rare(word: str) -> bool:
+    """Is ``word`` rare enough in English to be a name or a coined term?"""
+    return zipf(word) < NAME_ZIPF

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from enum import IntEnum, StrEnum
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -59,6 +60,21 @@ class Reason(BaseModel):
         return f"{self.check.slug}: {self.message}"
 
 
+Relation = Literal["difference", "complement", "sum", "share", "change"]
+
+
+class Derivation(BaseModel):
+    """A claim figure that no cited value states but that recomputes from cited ones:
+    ``arithmetic`` shows it (``10 - 4 = 6``), ``operands`` are the fields it used."""
+
+    model_config = ConfigDict(frozen=True)
+
+    figure: str
+    relation: Relation
+    operands: list[str]
+    arithmetic: str
+
+
 class ClaimVerdict(BaseModel):
     """The verifier's verdict on one claim."""
 
@@ -74,6 +90,8 @@ class ClaimVerdict(BaseModel):
     date, name or identifier), or a claim whose wording is not all found in its cited
     values (lack of overlap only, no evidence against it). Such a claim stays at
     ANCHOR-WARRANTED; a judge may confirm it (DESIGN §7). Never true when unsupported."""
+    derivations: list[Derivation] = []
+    """Figures warranted by arithmetic over the cited fields, for a footnote to show."""
 
 
 class Label(StrEnum):

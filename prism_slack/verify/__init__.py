@@ -53,12 +53,17 @@ def verify_claim(
 ) -> ClaimVerdict:
     """The verdict on one claim. ``allowed``: extra names coaching may use (playbook ids
     and names such as ``M4`` and ``Quantify the gap``)."""
-    reasons, unsettled = assess(claim, report, allowed=allowed)
+    reasons, unsettled, derivations = assess(claim, report, allowed=allowed)
     rung = _rung(claim, report, reasons)
     if unsettled and rung is Rung.EVIDENCE_WARRANTED:
         rung = Rung.ANCHOR_WARRANTED
     return ClaimVerdict(
-        claim=claim, rung=rung, supported=not reasons, reasons=reasons, undecided=unsettled
+        claim=claim,
+        rung=rung,
+        supported=not reasons,
+        reasons=reasons,
+        undecided=unsettled,
+        derivations=list(derivations) if not reasons else [],
     )
 
 

@@ -34,6 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
+from prism_slack.verdict import Derivation
 from prism_slack.verify.index import Container, LeafFacts
 from prism_slack.verify.numbers import UNITS, DatePoint, Period, QKind, Quantity
 
@@ -45,6 +46,8 @@ class Anchoring:
     quantity: Quantity
     sources: tuple[LeafFacts | Container, ...]
     problem: str | None = None
+    derivation: Derivation | None = None
+    """Set when the figure is warranted by arithmetic over cited fields (``derived``)."""
 
 
 def anchor(q: Quantity, cited: Sequence[LeafFacts], containers: Sequence[Container]) -> Anchoring:
@@ -125,6 +128,11 @@ def _signed(c: Quantity, x: Decimal, v: Quantity) -> bool:
     if (c.direction == "down") != cited_down:
         return False
     return _compare(c, abs(c.value), abs(x), v.bound)
+
+
+def within(c: Quantity, claimed: Decimal, cited: Decimal) -> bool:
+    """Is ``cited`` within what ``c`` claims (its precision, its bound)?"""
+    return _compare(c, claimed, cited, "eq")
 
 
 def _compare(c: Quantity, claimed: Decimal, cited: Decimal, cited_bound: str) -> bool:

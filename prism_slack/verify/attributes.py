@@ -150,30 +150,40 @@ def _fits(
 
     ``contradicts`` only on positive evidence: the clause names a measure that some other
     field of the report (``named``: every concept the report names) holds and this one
-    does not; it drops a qualifier the field carries; or a word right around the number
-    names another field (``foreign``) that is not a word of ``source`` — of its path, its
-    report sentence, or another cited field of the same list item. ``doubt`` when the
-    clause's words are simply not found there.
+    does not, and names nothing of this field; it drops a qualifier the field carries; a
+    word right around the number names another field (``foreign``) that is not a word of
+    ``source`` (its path, its report sentence, another cited field of the same list item)
+    and nothing in the clause names this one; or, in a report sentence, the clause's
+    words sit around another number. ``doubt`` when the clause's words are simply not
+    found there.
     """
     measures = concepts.measures(clause) - lexicon.ROLE_CONCEPTS
-    missing = measures - source.concepts
-    if missing:
-        return "contradicts" if missing & named else "doubt"
+    said = concepts.content_words(" ".join(clause))
     if not isinstance(source, LeafFacts):
-        return "fits"
+        absent = measures - source.concepts
+        return "fits" if not absent else "contradicts" if absent & named else "doubt"
+    whole = WordSet(source.stems, source.prefixes, source.concepts)
+    # the clause points to this field too: one of its measures or words is the field's
+    specific = [w for w in said if w not in lexicon.GENERIC_FIELD_WORDS]
+    speaks = bool(concepts.all_concepts(specific) & source.measures) or any(
+        whole.has_exactly(w) for w in specific
+    )
+    missing = {c for c in measures - source.concepts if not _spelt_in(c, clause, whole)}
+    if missing & named & lexicon.REVERSE_QUALIFIERS:
+        return "contradicts"  # "net margin" citing gross_margin
+    if missing:
+        return "contradicts" if missing & named and not speaks else "doubt"
     if any(v.from_path and matches(q, v) for v in source.quantities):
         return "fits"  # the field's own path names the number (``rule_of_40``)
-    said = concepts.content_words(" ".join(clause))
     if (measures or said) and not source.qualifiers <= concepts.all_concepts(clause):
         return "contradicts"
-    whole = WordSet(source.stems, source.prefixes, source.concepts)
     record = _record(source.path)
     siblings = [c for c in cited if record is not None and _record(c.path) == record]
     record_words = WordSet.union(
         [whole, *(WordSet(c.stems, c.prefixes, c.concepts) for c in siblings)]
     )
     if not all(record_words.has_exactly(w) for w in foreign):
-        return "contradicts"
+        return "doubt" if speaks else "contradicts"
     if not source.is_text:  # the field's path is all it says
         return "fits" if not said or any(whole.has(w) for w in said) else "doubt"
     pairs = list(zip(source.quantities, source.clauses, strict=True))
@@ -187,6 +197,15 @@ def _fits(
         for v, there in pairs
     )
     return "contradicts" if elsewhere else "doubt"
+
+
+def _spelt_in(concept: str, clause: list[str], whole: WordSet) -> bool:
+    """Are the clause's words for ``concept`` all words of the field (``average order``
+    in ``average_order_value``, which reads as the concept ``aov``)?"""
+    return any(
+        hit.concept == concept and all(whole.has_exactly(w) for w in clause[hit.start : hit.end])
+        for hit in concepts.hits(clause)
+    )
 
 
 @dataclass
@@ -217,8 +236,8 @@ def binding_problems(
     """
     out = Findings()
     for a in anchorings:
-        if not a.sources or not _measured(a.quantity):
-            continue
+        if not a.sources or not _measured(a.quantity) or a.derivation is not None:
+            continue  # a derived figure's relation, not its clause, says what it is
         back, ahead = _clause(found, a.quantity)
         near = [
             *concepts.content_words(" ".join(back)),

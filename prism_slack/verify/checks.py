@@ -26,10 +26,14 @@ import difflib
 import re
 from collections.abc import Callable, Iterable
 from functools import cached_property, lru_cache
+from typing import NamedTuple
 
+from prism_slack import language
 from prism_slack.claims import Answer, Claim
+from prism_slack.language import stem, words
 from prism_slack.reports.model import Report
-from prism_slack.verdict import Check, Reason
+from prism_slack.verdict import Check, Derivation, Reason
+from prism_slack.verify import concepts
 from prism_slack.verify.anchors import Anchoring, anchor
 from prism_slack.verify.attributes import (
     ContentEvidence,
@@ -39,6 +43,7 @@ from prism_slack.verify.attributes import (
     measure_problems,
     swap_problems,
 )
+from prism_slack.verify.derived import derive, relations_named
 from prism_slack.verify.entities import Name, NameEvidence, find_names, identifier_key
 from prism_slack.verify.index import Container, LeafFacts, VerifierIndex, index_for
 from prism_slack.verify.numbers import MASK, Scan, scan
@@ -46,6 +51,9 @@ from prism_slack.verify.text import squash_name, squash_text
 
 MAX_POINTERS = 8
 """How many field paths one claim may cite."""
+
+RELATION_REACH = 5
+"""How many words either side of a figure may name the relation that derives it."""
 
 _LOWER_WORD = re.compile(r"\b[a-z]+\b")
 
@@ -80,8 +88,54 @@ class ClaimContext:
         return find_names(self.found.masked, lambda w: w in own or self.index.ordinary(w))
 
     @cached_property
+    def lower_names(self) -> list[str]:
+        """Names written in lower case: rare words (``language.NAME_ZIPF``) of a fact
+        that are neither capitalised names, nor found in the cited evidence, the
+        prospect's names or the allowed terms (``they use shopify``)."""
+        if self.claim.kind != "fact":
+            return []  # coaching is advice: its rare words are its own
+        evidence = self.content_evidence.words
+        out = []
+        for word in dict.fromkeys(_LOWER_WORD.findall(self.content_text)):
+            if len(word) < 4 or word in concepts.NOT_CONTENT or not language.rare(word):
+                continue
+            if evidence.has(word) or self.name_evidence.contains(word):
+                continue
+            if f"{word}'" in self.found.text.lower() or self.misspelt(word):
+                continue  # a contraction (``aren't``), or a typo of a cited word
+            out.append(word)
+        return out
+
+    def misspelt(self, word: str) -> bool:
+        """A rare word one or two letters off a word of the cited evidence: a typo, left
+        undecided (it is not a name of its own, nor proof of one)."""
+        stems = sorted(self.content_evidence.words.stems)
+        return bool(difflib.get_close_matches(stem(word), stems, n=1, cutoff=0.8))
+
+    @cached_property
     def anchorings(self) -> list[Anchoring]:
-        return [anchor(q, self.cited, self.containers) for q in self.found.quantities]
+        """Each quantity against the cited fields; one no cited value states may still be
+        a derived figure (``derived``) when the claim names its relation."""
+        out = []
+        masked = self.found.masked
+        for q in self.found.quantities:
+            a = anchor(q, self.cited, self.containers)
+            derivation = None
+            if a.problem is not None:  # the relation must be named next to the figure
+                near = (
+                    words(masked[: q.start])[-RELATION_REACH:]
+                    + words(masked[q.end :])[:RELATION_REACH]
+                )
+                derivation = derive(q, self.cited, relations_named(near))
+            if derivation is not None:
+                used = tuple(leaf for leaf in self.cited if leaf.path in derivation.operands)
+                a = Anchoring(q, used, derivation=derivation)
+            out.append(a)
+        return out
+
+    @property
+    def derivations(self) -> list[Derivation]:
+        return [a.derivation for a in self.anchorings if a.derivation is not None]
 
     @cached_property
     def name_evidence(self) -> NameEvidence:
@@ -186,6 +240,9 @@ def check_entity_warrant(ctx: ClaimContext) -> list[str]:
         if not evidence.warrants(n)
     ]
     problems += [
+        f"'{word}' reads as a name (a rare word) and appears in {where}" for word in ctx.lower_names
+    ]
+    problems += [
         f"identifier '{span.text}' appears in {where}{_closest(identifier_key(span), evidence)}"
         for span in ctx.found.identifiers
         if not evidence.contains(identifier_key(span))
@@ -224,7 +281,13 @@ def evaluate(
     ``skip`` leaves checks out — for tests that show each check is the one that catches
     a fabrication. Production code never passes it.
     """
-    return assess(claim, report, allowed=allowed, skip=skip)[0]
+    return assess(claim, report, allowed=allowed, skip=skip).reasons
+
+
+class Assessment(NamedTuple):
+    reasons: list[Reason]
+    undecided: bool = False
+    derivations: tuple[Derivation, ...] = ()
 
 
 def assess(
@@ -233,8 +296,9 @@ def assess(
     *,
     allowed: frozenset[str] = frozenset(),
     skip: frozenset[Check] = frozenset(),
-) -> tuple[list[Reason], bool]:
-    """The reasons ``evaluate`` gives, and whether a claim with none is *undecided*: a
+) -> Assessment:
+    """The reasons ``evaluate`` gives, the derived figures, and whether a claim with no
+    reason is *undecided*: a
     fact with nothing anchored (no number, date, name or identifier), or a claim whose
     wording check 7 could not find in its cited evidence (its doubts) — lack of overlap
     only, never evidence against it. ``absent`` claims never are."""
@@ -246,17 +310,17 @@ def assess(
 
     record(Check.TEXT_NONEMPTY, check_text_nonempty(claim))
     if claim.kind == "absent":
-        return reasons, False
+        return Assessment(reasons)
     record(Check.POINTERS_RESOLVE, check_pointers_resolve(claim, report))
     record(Check.FACT_CITES, check_fact_cites(claim))
     ctx = ClaimContext(claim, report, allowed)
     if not claim.text.strip() or (claim.kind == "fact" and not ctx.resolved):
-        return reasons, False
+        return Assessment(reasons)
     for check, run in WARRANT_CHECKS.items():
         if check not in skip:
             record(check, run(ctx))
     unsettled = (claim.kind == "fact" and not ctx.anchored) or bool(ctx.attribute.doubts)
-    return reasons, not reasons and unsettled
+    return Assessment(reasons, not reasons and unsettled, tuple(ctx.derivations))
 
 
 def failed_checks(reasons: Iterable[Reason]) -> set[Check]:

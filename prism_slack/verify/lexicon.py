@@ -15,7 +15,13 @@
 
 from __future__ import annotations
 
+from importlib import resources
+from typing import cast
+
+import yaml
+
 from prism_slack import language
+from prism_slack.verdict import Relation
 
 
 def _words(text: str) -> frozenset[str]:
@@ -367,6 +373,12 @@ COMMON_WORDS = STOP_WORDS | _words(
     """
 )
 
+IMPERATIVES = _words(
+    "ask tell email call invite ping thank meet remind loop message brief cc contact text"
+)
+"""Verbs that open advice addressed to the rep: before a name (``Ask Dana``) they are
+not part of it."""
+
 OBJECT_STARTERS = _words(
     """
     the a an their your our his her its my them they it this that these those any each
@@ -401,3 +413,13 @@ FRACTION_PATH_WORDS = _words(
     "rate ratio share fraction proportion margin churn conversion retention yield"
 )
 FISCAL_PATH_WORDS = _words("fy fiscal")
+
+
+def _relations() -> dict[Relation, frozenset[str]]:
+    text = resources.files("prism_slack.data").joinpath("relations.yaml").read_text("utf-8")
+    raw = cast(dict[str, list[str]], yaml.safe_load(text))
+    return {cast(Relation, k): frozenset(v) for k, v in raw.items()}
+
+
+RELATION_WORDS = _relations()
+"""Words that name each relation a derived figure may use (``data/relations.yaml``)."""

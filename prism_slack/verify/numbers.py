@@ -551,6 +551,63 @@ def _records(state: _State) -> None:
             state.found.extend(parts)
 
 
+_COUNT = r"(\d+|" + "|".join(sorted(lexicon.NUMBER_WORDS, key=len, reverse=True)) + r")"
+_RATIO = re.compile(
+    r"(?<![\w.-])"
+    + _COUNT
+    + r"(?:\s+[a-z]+)?\s+(?:in|of\s+every|out\s+of\s+every)\s+"
+    + _COUNT
+    + r"(?![\w%]|\.\d)",
+    re.I,
+)
+_FRACTION = re.compile(
+    r"(?<![\w-])(?:(a|one|two|three|four)\s+)?(half|thirds?|quarters?|fifths?|tenths?)"
+    r"(?![\w-])",
+    re.I,
+)
+_DENOMINATORS = {"half": 2, "third": 3, "quarter": 4, "fifth": 5, "tenth": 10}
+_DOZEN = re.compile(r"(?<![\w-])(?:a|one|two|three|half\s+a)\s+dozen(?![\w-])", re.I)
+
+
+def _count(raw: str) -> int:
+    return int(raw) if raw.isdigit() else lexicon.NUMBER_WORDS[raw.lower()]
+
+
+def _share(state: _State, m: re.Match[str], numerator: int, denominator: int) -> None:
+    """A share written as a ratio or fraction (``seven in ten``, ``a third``): a percent,
+    to half a unit of its denominator (``seven in ten`` is 70% ± 5)."""
+    if not 0 < numerator <= denominator or not state.free(*m.span()):
+        return
+    value = Decimal(100 * numerator) / denominator
+    tolerance = Decimal(50) / denominator
+    state.add(
+        Quantity(QKind.PERCENT, m.group(0), m.start(), m.end(), value=value,
+                 tolerance=min(tolerance, Decimal(5)))
+    )  # fmt: skip
+
+
+def _ratios(state: _State) -> None:
+    """``seven in ten``, ``one call in eight``, ``1 in 5``, ``a third``, ``three quarters``,
+    ``half``; ``a dozen`` is 12."""
+    for m in _RATIO.finditer(state.masked):
+        _share(state, m, _count(m.group(1)), _count(m.group(2)))
+    for m in _FRACTION.finditer(state.masked):
+        part = m.group(2).lower()
+        if m.group(1) is None and part != "half":
+            continue  # "the third round", "rank fifth": an ordinal, not a share
+        head = (m.group(1) or "a").lower()
+        base = _DENOMINATORS[part.rstrip("s")]
+        numerator = 1 if head in ("a", "one") else lexicon.NUMBER_WORDS[head]
+        if part.endswith("s") != (numerator > 1) and part != "half":
+            continue
+        _share(state, m, numerator, base)
+    for m in _DOZEN.finditer(state.masked):
+        head = m.group(0).lower().split()[0]
+        n = {"a": 12, "one": 12, "two": 24, "three": 36, "half": 6}[head]
+        if state.free(*m.span()):
+            state.add(Quantity(QKind.NUMBER, m.group(0), m.start(), m.end(), value=Decimal(n)))
+
+
 def _is_identifier(token: str) -> bool:
     has_letter = any(c.isalpha() for c in token)
     has_digit = any(c.isdigit() for c in token)
@@ -671,6 +728,7 @@ _RULES: tuple[Callable[[_State], None], ...] = (
     _dates,
     _periods,
     _records,
+    _ratios,
     _scores,
     _identifiers,
     _numbers,
