@@ -52,6 +52,7 @@ from prism_slack.verify.anchors import Anchoring, matches
 from prism_slack.verify.concepts import WordSet
 from prism_slack.verify.index import Container, LeafFacts
 from prism_slack.verify.numbers import MASK, QKind, Quantity, Scan
+from prism_slack.verify.text import path_words
 
 _CLAUSE_END = re.compile(r"[.;!?,](?:\s|$)|" + MASK)
 
@@ -164,8 +165,10 @@ def _fits(
         return "fits" if not absent else "contradicts" if absent & named else "doubt"
     whole = WordSet(source.stems, source.prefixes, source.concepts)
     # the clause points to this field too: one of its measures or words is the field's
-    specific = [w for w in said if w not in lexicon.GENERIC_FIELD_WORDS]
-    speaks = bool(concepts.all_concepts(specific) & source.measures) or any(
+    top = path_words(source.path.split(".", 1)[0])  # "scores" of scores.* names no field
+    section, section_concepts = {stem(w) for w in top}, concepts.all_concepts(top)
+    specific = [w for w in said if stem(w) not in section]
+    speaks = bool((concepts.all_concepts(clause) & source.measures) - section_concepts) or any(
         whole.has_exactly(w) for w in specific
     )
     missing = {c for c in measures - source.concepts if not _spelt_in(c, clause, whole)}
@@ -335,11 +338,12 @@ found in its evidence, is not about what it cites (an invented finding citing a 
 OFF_TOPIC_SHARE = 0.25
 
 
-def content_problems(text: str, evidence: ContentEvidence) -> Findings:
+def content_problems(text: str, evidence: ContentEvidence, *, anchored: bool = False) -> Findings:
     """Rule 3: the claim's content words are found in its evidence. A word that is not
-    found leaves the claim undecided; a claim whose words are nearly all missing from the
-    evidence it cites is about something else, and fails. ``text`` is the claim with
-    quantities, identifiers and names masked."""
+    found leaves the claim undecided; a claim with nothing anchored (no number, name or
+    identifier) whose words are nearly all missing from the evidence it cites is about
+    something else, and fails. ``text`` is the claim with quantities, identifiers and
+    names masked."""
     total, missing = content_missing(text, evidence)
     out = Findings()
     if not missing:
@@ -349,7 +353,7 @@ def content_problems(text: str, evidence: ContentEvidence) -> Findings:
         f"{found} of {total} content words are found in the cited evidence; "
         f"not found: {', '.join(dict.fromkeys(missing))}"
     )
-    if total >= OFF_TOPIC_WORDS and found <= OFF_TOPIC_SHARE * total:
+    if not anchored and total >= OFF_TOPIC_WORDS and found <= OFF_TOPIC_SHARE * total:
         out.problems.append(f"the cited fields are about something else: {line}")
     else:
         out.doubts.append(line)

@@ -173,7 +173,7 @@ class ClaimContext:
             text, evidence = self.content_text, self.content_evidence
             out.extend(measure_problems(text, evidence, index.field_stems, index.named))
             out.problems += swap_problems(text, evidence, self.cited, index.records)
-            out.extend(content_problems(text, evidence))
+            out.extend(content_problems(text, evidence, anchored=self.anchored))
         return out
 
     @property

@@ -149,6 +149,8 @@ class Quantity:
     period: Period | None = None
     optional: bool = False
     """A claim's ``one``: read for context, but it need not be warranted."""
+    share: bool = False
+    """A share written in words (``seven in ten``): a level, never a change."""
     from_path: bool = False
     """A report quantity named by the field's path (``rule_of_40``, ``fy2025``)."""
     key: str = ""
@@ -566,6 +568,8 @@ _FRACTION = re.compile(
     re.I,
 )
 _DENOMINATORS = {"half": 2, "third": 3, "quarter": 4, "fifth": 5, "tenth": 10}
+_AND_A_HALF = re.compile(r"(?<![\w.-])" + _COUNT + r"\s+and\s+a\s+half(?![\w-])", re.I)
+_HALF_A = re.compile(r"(?<![\w-])half\s+a\s+(thousand|million|billion)(?![\w-])", re.I)
 _DOZEN = re.compile(r"(?<![\w-])(?:a|one|two|three|half\s+a)\s+dozen(?![\w-])", re.I)
 
 
@@ -582,13 +586,24 @@ def _share(state: _State, m: re.Match[str], numerator: int, denominator: int) ->
     tolerance = Decimal(50) / denominator
     state.add(
         Quantity(QKind.PERCENT, m.group(0), m.start(), m.end(), value=value,
-                 tolerance=min(tolerance, Decimal(5)))
+                 tolerance=min(tolerance, Decimal(5)), share=True)
     )  # fmt: skip
 
 
 def _ratios(state: _State) -> None:
     """``seven in ten``, ``one call in eight``, ``1 in 5``, ``a third``, ``three quarters``,
     ``half``; ``a dozen`` is 12."""
+    for m in _AND_A_HALF.finditer(state.masked):
+        if state.free(*m.span()):
+            value = Decimal(_count(m.group(1))) + Decimal("0.5")
+            state.add(Quantity(QKind.NUMBER, m.group(0), m.start(), m.end(), value=value))
+    for m in _HALF_A.finditer(state.masked):
+        if state.free(*m.span()):
+            scale = _SCALES[m.group(1).lower()]
+            state.add(
+                Quantity(QKind.NUMBER, m.group(0), m.start(), m.end(), value=scale / 2,
+                         tolerance=scale / 20)
+            )  # fmt: skip
     for m in _RATIO.finditer(state.masked):
         _share(state, m, _count(m.group(1)), _count(m.group(2)))
     for m in _FRACTION.finditer(state.masked):
@@ -752,7 +767,7 @@ def _with_context(text: str, quantities: list[Quantity]) -> list[Quantity]:
         tolerance = _hedged(q) if bound == "hedge" else q.tolerance
         direction = (
             None
-            if q.explicit_sign
+            if q.explicit_sign or q.share
             else _direction(before[: len(before) - hedge_len], text[q.end : next_start])
         )
         out.append(
@@ -804,11 +819,13 @@ def _clause_words(segment: str, *, backward: bool, limit: int) -> list[str]:
 
 def _direction(before: str, after: str) -> Direction | None:
     back = _clause_words(before, backward=True, limit=5)
-    if back and back[0] in lexicon.LEVEL_MARKERS:
-        return None
     if any(w in lexicon.NEGATORS for w in back):
         return "down"
-    for word in back:
+    if back and back[0] in lexicon.LEVEL_MARKERS:
+        return None
+    for i, word in enumerate(back):
+        if i + 1 < len(back) and back[i + 1] in lexicon.PHRASAL_HEADS:
+            continue  # "turn down", "shut down": a verb, not a direction
         found = _direction_of(word, None)
         if found:
             return found
