@@ -20,14 +20,8 @@ from prism_slack.reports.model import Report
 from prism_slack.verify import concepts, lexicon
 from prism_slack.verify.concepts import WordSet
 from prism_slack.verify.entities import NameEvidence, find_names, units_of
-from prism_slack.verify.numbers import (
-    Quantity,
-    Scan,
-    leaf_quantities,
-    path_periods,
-    record_key,
-    scan,
-)
+from prism_slack.verify.fields import leaf_quantities, path_periods
+from prism_slack.verify.numbers import Quantity, Scan, record_key, scan
 from prism_slack.verify.text import (
     Squashed,
     fold,
