@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
+from text_to_num import text2num
+
 from prism_slack.verify import lexicon
 from prism_slack.verify.quantity import _SCALES, QKind, Quantity, ScanState
 
@@ -118,6 +120,14 @@ def ratios(state: ScanState) -> None:
             state.add(Quantity(QKind.NUMBER, m.group(0), m.start(), m.end(), value=Decimal(n)))
 
 
+def _spoken_value(phrase: str) -> tuple[Decimal, str | None]:
+    """The value of a number-word phrase (``twenty-five thousand`` → 25000, by
+    ``text2num``), and the scale word that ends it, if any."""
+    words = phrase.lower().replace("-", " ").split()
+    scale = words[-1] if words[-1] in _SCALES else None
+    return Decimal(text2num(" ".join(words), "en")), scale
+
+
 def number_words(state: ScanState) -> None:
     for m in _NUMBER_WORD.finditer(state.masked):
         first = m.group(1).lower()
@@ -127,19 +137,10 @@ def number_words(state: ScanState) -> None:
         unit_word = _TIME_UNIT_WORD.match(after)
         if after.startswith("-") and not unit_word:
             continue
-        value = lexicon.NUMBER_WORDS[first]
-        second = m.group(2)
-        if second:
-            if first not in _TENS:
-                end = m.end(1)
-            else:
-                value += lexicon.NUMBER_WORDS[second.lower()]
-        amount = Decimal(value)
-        tolerance = Decimal("0.5")
-        scale_word = m.group(3) if end == m.end() else None
-        if scale_word:
-            scale = _SCALES[scale_word.lower()]
-            amount, tolerance = amount * scale, tolerance * scale
+        if m.group(2) and first not in _TENS:
+            end = m.end(1)  # "two three": two numbers, not one
+        amount, scale_word = _spoken_value(state.text[m.start() : end])
+        tolerance = Decimal("0.5") * (_SCALES[scale_word] if scale_word else 1)
         start = m.start()
         unit = None
         if unit_word and end == m.end():
