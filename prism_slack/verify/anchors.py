@@ -264,7 +264,7 @@ def _record(q: Quantity, cited: Sequence[LeafFacts], containers: Sequence[Contai
     ]
     if sources:
         return Anchoring(q, tuple(sources))
-    parts = [anchor(p, cited, containers) for p in q.parts]
+    parts = [anchor(p, cited, ()) for p in q.parts]  # a score's 4 is not a count
     if all(a.sources for a in parts):
         return Anchoring(q, tuple(dict.fromkeys(s for a in parts for s in a.sources)))
     return Anchoring(q, (), f"'{q.text}' matches no cited value")

@@ -12,7 +12,7 @@ from decimal import Decimal
 from text_to_num import text2num
 
 from prism_slack.verify import lexicon
-from prism_slack.verify.quantity import _SCALES, QKind, Quantity, ScanState
+from prism_slack.verify.quantity import _SCALES, UNITS, QKind, Quantity, ScanState
 
 _NUMBER_WORD_ALT = "|".join(sorted(lexicon.NUMBER_WORDS, key=len, reverse=True))
 _NUMBER_WORD = re.compile(
@@ -25,7 +25,7 @@ _TIME_UNIT_WORD = re.compile(r"-(day|week|month|year|hour|minute)s?\b", re.I)
 
 
 _RECORD = re.compile(
-    r"(?<![\w.:/-])(?:\d+(?:[.:]\d+){2,}|\d+:\d+(?:\.\d+)?|\d+(?:\s*-\s*\d+)+)(?![\w.:/-])"
+    r"(?<![\w.:/-])(?:\d+(?:[.:]\d+){2,}|\d+:\d+(?:\.\d+)?|\d+(?:\s*-\s*\d+)+)(?![\w:/-]|\.\d)"
 )
 
 
@@ -65,7 +65,14 @@ _FRACTION = re.compile(
     re.I,
 )
 _DENOMINATORS = {"half": 2, "third": 3, "quarter": 4, "fifth": 5, "tenth": 10}
-_AND_A_HALF = re.compile(r"(?<![\w.-])" + _COUNT + r"\s+and\s+a\s+half(?![\w-])", re.I)
+_AND_A_HALF = re.compile(
+    r"(?<![\w.-])"
+    + _COUNT
+    + r"\s+and\s+a\s+half(?:\s+("
+    + "|".join(sorted(UNITS, key=len, reverse=True))
+    + r"))?(?![\w-])",
+    re.I,
+)
 _HALF_A = re.compile(r"(?<![\w-])half\s+a\s+(thousand|million|billion)(?![\w-])", re.I)
 _DOZEN = re.compile(r"(?<![\w-])(?:a|one|two|three|half\s+a)\s+dozen(?![\w-])", re.I)
 
@@ -93,7 +100,9 @@ def ratios(state: ScanState) -> None:
     for m in _AND_A_HALF.finditer(state.masked):
         if state.free(*m.span()):
             value = Decimal(_count(m.group(1))) + Decimal("0.5")
-            state.add(Quantity(QKind.NUMBER, m.group(0), m.start(), m.end(), value=value))
+            unit = m.group(2).lower() if m.group(2) else None
+            q = Quantity(QKind.NUMBER, m.group(0), m.start(), m.end(), value=value, unit=unit)
+            state.add(q)
     for m in _HALF_A.finditer(state.masked):
         if state.free(*m.span()):
             scale = _SCALES[m.group(1).lower()]
