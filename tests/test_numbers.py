@@ -20,15 +20,13 @@ from prism_slack.claims import Claim
 from prism_slack.reports.model import build_report
 from prism_slack.verify import verify_claim
 from prism_slack.verify.anchors import matches
+from prism_slack.verify.fields import field_hints, leaf_quantities, path_periods
 from prism_slack.verify.numbers import (
     DatePoint,
     Period,
     QKind,
     Quantity,
     extract_quantities,
-    field_hints,
-    leaf_quantities,
-    path_periods,
     scan,
 )
 

@@ -130,6 +130,20 @@ def _signed(c: Quantity, x: Decimal, v: Quantity) -> bool:
     return _compare(c, abs(c.value), abs(x), v.bound)
 
 
+def same_kind(c: Quantity, v: Quantity) -> bool:
+    """Do ``c`` and ``v`` measure in the same terms: both percents (or a stored fraction),
+    both money, both in one unit dimension, or both plain counts?"""
+    if c.kind is QKind.PERCENT:
+        return v.kind is QKind.PERCENT or v.fraction
+    if c.kind is QKind.CURRENCY or v.kind is QKind.CURRENCY:
+        return c.kind is v.kind
+    if c.unit is not None or v.unit is not None:
+        return (
+            c.unit is not None and v.unit is not None and bool(_converted(v.value, v.unit, c.unit))
+        )
+    return c.kind is v.kind and v.kind is QKind.NUMBER and not v.fraction
+
+
 def within(c: Quantity, claimed: Decimal, cited: Decimal) -> bool:
     """Is ``cited`` within what ``c`` claims (its precision, its bound)?"""
     return _compare(c, claimed, cited, "eq")
@@ -250,7 +264,7 @@ def _record(q: Quantity, cited: Sequence[LeafFacts], containers: Sequence[Contai
     ]
     if sources:
         return Anchoring(q, tuple(sources))
-    parts = [anchor(p, cited, containers) for p in q.parts]
+    parts = [anchor(p, cited, ()) for p in q.parts]  # a score's 4 is not a count
     if all(a.sources for a in parts):
         return Anchoring(q, tuple(dict.fromkeys(s for a in parts for s in a.sources)))
     return Anchoring(q, (), f"'{q.text}' matches no cited value")

@@ -41,7 +41,7 @@ Three rules, on words of the claim with its quantities masked out:
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -52,6 +52,7 @@ from prism_slack.verify.anchors import Anchoring, matches
 from prism_slack.verify.concepts import WordSet
 from prism_slack.verify.index import Container, LeafFacts
 from prism_slack.verify.numbers import MASK, QKind, Quantity, Scan
+from prism_slack.verify.text import path_words
 
 _CLAUSE_END = re.compile(r"[.;!?,](?:\s|$)|" + MASK)
 
@@ -164,8 +165,10 @@ def _fits(
         return "fits" if not absent else "contradicts" if absent & named else "doubt"
     whole = WordSet(source.stems, source.prefixes, source.concepts)
     # the clause points to this field too: one of its measures or words is the field's
-    specific = [w for w in said if w not in lexicon.GENERIC_FIELD_WORDS]
-    speaks = bool(concepts.all_concepts(specific) & source.measures) or any(
+    top = path_words(source.path.split(".", 1)[0])  # "scores" of scores.* names no field
+    section, section_concepts = {stem(w) for w in top}, concepts.all_concepts(top)
+    specific = [w for w in said if stem(w) not in section]
+    speaks = bool((concepts.all_concepts(clause) & source.measures) - section_concepts) or any(
         whole.has_exactly(w) for w in specific
     )
     missing = {c for c in measures - source.concepts if not _spelt_in(c, clause, whole)}
@@ -266,6 +269,7 @@ def measure_problems(
     evidence: ContentEvidence,
     field_stems: frozenset[str] = frozenset(),
     named: frozenset[str] = frozenset(),
+    swapped: Callable[[list[str]], str | None] = lambda words: None,
 ) -> Findings:
     """Rule 2: the measures the claim names, and the words that name a field of this
     report (``EHR`` when the report has ``vendors.ehr``), point to its evidence.
@@ -273,8 +277,11 @@ def measure_problems(
     It fails when the claim names a measure or field that another field of the report
     holds and the cited ones do not, and names nothing the cited fields hold
     (``Their EHR vendor is Sitecore`` citing ``tech_stack.website_cms``); a measure the
-    report names nowhere only leaves the claim undecided. ``text`` is the claim with
-    quantities, identifiers and names masked."""
+    report names nowhere only leaves the claim undecided. It also fails when the claim
+    uses the key words of a field next to the cited one and none of the cited field's
+    own (``swapped``: ``VerifierIndex.sibling_swap``; ``Medicare is 15.1% of the payer
+    mix`` citing ``payer_mix.medicaid_pct``). ``text`` is the claim with quantities,
+    identifiers and names masked."""
     tokens = words(text)
     out = Findings()
     missing = sorted(concepts.measures(tokens) - evidence.concepts)
@@ -282,13 +289,16 @@ def measure_problems(
     other = [w for w in fields if not evidence.words.has_exactly(w)]
     elsewhere = [c for c in missing if c in named] + other
     speaks_of_cited = bool(concepts.all_concepts(tokens) & evidence.measures) or any(
-        evidence.words.has_exactly(w) for w in fields
+        stem(w) in evidence.words.stems for w in concepts.content_words(text)
     )
+    better = swapped(tokens) if other else None
     if elsewhere and not speaks_of_cited:
         out.problems.append(
             f"the claim speaks of {', '.join(elsewhere)}, which another field of this report "
             "holds, not the cited one"
         )
+    elif better is not None:
+        out.problems.append(f"the claim names {better}, the field next to the cited one")
     elif missing or other:
         out.doubts.append(f"the cited fields do not name {', '.join([*missing, *other])}")
     return out
@@ -314,8 +324,20 @@ def swap_problems(
         if head in records and index.isdigit():
             items.setdefault(head, set()).add(int(index))
     problems = []
+    roles = concepts.all_concepts(words(text)) & lexicon.ROLE_CONCEPTS - evidence.concepts
+    for role in sorted(roles):  # "the Chief Digital Officer" of another stakeholder
+        for head, mine in items.items():
+            holders = [j for j, held in enumerate(records[head]) if f"concept:{role}" in held]
+            if holders and not mine & set(holders):
+                problems.append(
+                    f"{role} is {head}[{holders[0]}]'s, not the cited {head}[{min(mine)}]'s"
+                )
+                break
+    lower = set(re.findall(r"\b[a-z]+\b", text))  # capitalised words are check 6's
     for word in dict.fromkeys(concepts.content_words(text)):
-        if len(word) < 3 or language.common(word) or evidence.words.has(word):
+        if word not in lower or len(word) < 3 or language.common(word):
+            continue
+        if evidence.words.has(word):
             continue
         key = stem(word)
         for head, mine in items.items():
@@ -335,11 +357,12 @@ found in its evidence, is not about what it cites (an invented finding citing a 
 OFF_TOPIC_SHARE = 0.25
 
 
-def content_problems(text: str, evidence: ContentEvidence) -> Findings:
+def content_problems(text: str, evidence: ContentEvidence, *, anchored: bool = False) -> Findings:
     """Rule 3: the claim's content words are found in its evidence. A word that is not
-    found leaves the claim undecided; a claim whose words are nearly all missing from the
-    evidence it cites is about something else, and fails. ``text`` is the claim with
-    quantities, identifiers and names masked."""
+    found leaves the claim undecided; a claim with nothing anchored (no number, name or
+    identifier) whose words are nearly all missing from the evidence it cites is about
+    something else, and fails. ``text`` is the claim with quantities, identifiers and
+    names masked."""
     total, missing = content_missing(text, evidence)
     out = Findings()
     if not missing:
@@ -349,7 +372,7 @@ def content_problems(text: str, evidence: ContentEvidence) -> Findings:
         f"{found} of {total} content words are found in the cited evidence; "
         f"not found: {', '.join(dict.fromkeys(missing))}"
     )
-    if total >= OFF_TOPIC_WORDS and found <= OFF_TOPIC_SHARE * total:
+    if not anchored and total >= OFF_TOPIC_WORDS and found <= OFF_TOPIC_SHARE * total:
         out.problems.append(f"the cited fields are about something else: {line}")
     else:
         out.doubts.append(line)

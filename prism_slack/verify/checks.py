@@ -33,8 +33,8 @@ from prism_slack.claims import Answer, Claim
 from prism_slack.language import stem, words
 from prism_slack.reports.model import Report
 from prism_slack.verdict import Check, Derivation, Reason
-from prism_slack.verify import concepts
-from prism_slack.verify.anchors import Anchoring, anchor
+from prism_slack.verify import concepts, lexicon
+from prism_slack.verify.anchors import Anchoring, anchor, same_kind
 from prism_slack.verify.attributes import (
     ContentEvidence,
     Findings,
@@ -171,10 +171,58 @@ class ClaimContext:
         )
         if self.claim.kind == "fact":
             text, evidence = self.content_text, self.content_evidence
-            out.extend(measure_problems(text, evidence, index.field_stems, index.named))
+            out.extend(
+                measure_problems(
+                    text,
+                    evidence,
+                    index.field_stems,
+                    index.named,
+                    lambda words: index.sibling_swap(words, self.cited, self.could_hold),
+                )
+            )
             out.problems += swap_problems(text, evidence, self.cited, index.records)
-            out.extend(content_problems(text, evidence))
+            out.problems += self.crossed_records()
+            out.extend(content_problems(text, evidence, anchored=self.anchored))
         return out
+
+    def crossed_records(self) -> list[str]:
+        """A name held only by one cited item of a list and a role held only by another
+        (``Marcus Ellery, the Chief Digital Officer`` citing Marcus's name and Priya's
+        title): the claim gives a person another record's role."""
+        by_item: dict[str, list[LeafFacts]] = {}
+        for leaf in self.cited:
+            end = leaf.path.rfind("]")
+            if end != -1:
+                by_item.setdefault(leaf.path[: end + 1], []).append(leaf)
+        if len(by_item) < 2:
+            return []
+        said = concepts.all_concepts(words(self.content_text)) & lexicon.ROLE_CONCEPTS
+        problems = []
+        for name in self.names:
+            owners = {
+                item
+                for item, leaves in by_item.items()
+                if any(
+                    leaf.value_text and leaf.value_text.contains(name.squashed) for leaf in leaves
+                )
+            }
+            for role in sorted(said):
+                holders = {
+                    item
+                    for item, leaves in by_item.items()
+                    if any(role in leaf.concepts for leaf in leaves)
+                }
+                if owners and holders and not owners & holders:
+                    problems.append(
+                        f"'{name.text}' is {min(owners)}, but {role} is {min(holders)}'s"
+                    )
+        return problems
+
+    def could_hold(self, leaf: LeafFacts) -> bool:
+        """Could ``leaf`` hold this claim's figures: a value of the same kind (percent,
+        money, unit, count) for each measured number? True when the claim has none."""
+        measured = [a.quantity for a in self.anchorings if a.sources and a.quantity.numeric]
+        return all(any(same_kind(q, v) for v in leaf.quantities) for q in measured)
 
     @property
     def anchored(self) -> bool:

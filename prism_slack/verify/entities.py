@@ -55,7 +55,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from prism_slack import language
-from prism_slack.verify import lexicon
+from prism_slack.verify import concepts, lexicon
 from prism_slack.verify.numbers import MASK, Span
 from prism_slack.verify.text import Squashed, name_tokens, squash_name
 
@@ -212,6 +212,10 @@ def _flush(
         tokens = tokens[:-1]
     if not tokens or all(_is_free(t.group(0)) for t in tokens):
         return
+    lowered = [t.group(0).lower() for t in tokens]
+    covered = {i for h in concepts.hits(lowered) for i in range(h.start, h.end)}
+    if len(lowered) > 1 and len(covered) == len(lowered):
+        return  # a measure's name in title case (``Net Promoter Score``), not a name
     parts = tuple(
         NamePart(t.group(0), "".join(name_tokens(t.group(0))), _is_free(t.group(0))) for t in tokens
     )

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,14 +20,8 @@ from prism_slack.reports.model import Report
 from prism_slack.verify import concepts, lexicon
 from prism_slack.verify.concepts import WordSet
 from prism_slack.verify.entities import NameEvidence, find_names, units_of
-from prism_slack.verify.numbers import (
-    Quantity,
-    Scan,
-    leaf_quantities,
-    path_periods,
-    record_key,
-    scan,
-)
+from prism_slack.verify.fields import leaf_quantities, path_periods
+from prism_slack.verify.numbers import Quantity, Scan, record_key, scan
 from prism_slack.verify.text import (
     Squashed,
     fold,
@@ -193,8 +187,8 @@ def _vocabulary(leaves: Iterable[Leaf]) -> frozenset[str]:
 
 
 def _records(leaves: Iterable[LeafFacts]) -> dict[str, tuple[frozenset[str], ...]]:
-    """For each list of the report, the stems of each of its items (``rows`` → one set of
-    stems per row), for check 7's record-swap rule."""
+    """For each list of the report, the stems and concepts of each of its items (``rows``
+    → one set per row), for check 7's record-swap rule."""
     found: dict[str, dict[int, set[str]]] = {}
     for leaf in leaves:
         end = leaf.path.rfind("]")
@@ -202,11 +196,24 @@ def _records(leaves: Iterable[LeafFacts]) -> dict[str, tuple[frozenset[str], ...
             continue
         head, _, index = leaf.path[:end].rpartition("[")
         if index.isdigit():
-            found.setdefault(head, {}).setdefault(int(index), set()).update(leaf.stems)
+            item = found.setdefault(head, {}).setdefault(int(index), set())
+            item.update(leaf.stems)
+            item.update(f"concept:{c}" for c in leaf.concepts)
     return {
         head: tuple(frozenset(items.get(i, ())) for i in range(max(items) + 1))
         for head, items in found.items()
     }
+
+
+def _key_words(key: str) -> frozenset[str]:
+    """Stems of a field key's own words (``medicaid_pct`` → ``medicaid``)."""
+    return frozenset(
+        stem(w) for w in path_words(key) if w.isalpha() and w not in lexicon.GENERIC_FIELD_WORDS
+    )
+
+
+def _key_concepts(key: str) -> frozenset[str]:
+    return concepts.all_concepts(path_words(key))
 
 
 class VerifierIndex:
@@ -232,6 +239,10 @@ class VerifierIndex:
         )
         """Every concept some field of the report names (by path or value)."""
         self.records = _records(self.leaves.values())
+        self.children: dict[str, list[str]] = {}
+        """Parent path → the leaf paths directly under it (``financials.payer_mix``)."""
+        for path in self.leaves:
+            self.children.setdefault(path.rpartition(".")[0], []).append(path)
         company = report.company
         names = [company.name, *company.aliases]
         extra = company.model_extra or {}
@@ -244,6 +255,28 @@ class VerifierIndex:
             units=frozenset(squash_name(n) for n in self.company_names),
         )
         self.company_stems = frozenset(stem(t) for n in self.company_names for t in name_tokens(n))
+
+    def sibling_swap(
+        self, tokens: Sequence[str], cited: Sequence[LeafFacts], holds: Callable[[LeafFacts], bool]
+    ) -> str | None:
+        """A field next to a cited one (same parent, ``payer_mix.medicare_pct`` beside
+        ``payer_mix.medicaid_pct``) whose own key words the claim uses while it uses none
+        of the cited field's own (``Medicare is 15.1% of the payer mix``), and that could
+        hold the claim's figures (``holds``); else ``None``."""
+        stems = {stem(t) for t in tokens}
+        said = concepts.all_concepts(tokens)
+        for leaf in cited:
+            parent, _, key = leaf.path.rpartition(".")
+            mine = _key_words(key)
+            for path in self.children.get(parent, ()):
+                theirs = _key_words(path.rpartition(".")[2])
+                own, other = mine - theirs, theirs - mine
+                if path == leaf.path or not own or not other:
+                    continue
+                named_mine = stems & own or said & _key_concepts(key)
+                if stems & other and not named_mine and holds(self.leaves[path]):
+                    return path
+        return None
 
     def facts(self, leaves: Iterable[Leaf]) -> list[LeafFacts]:
         return [self.leaves[leaf.path] for leaf in leaves if leaf.path in self.leaves]
