@@ -117,9 +117,16 @@ CASES: list[tuple[str, str, tuple[str, ...], Outcome]] = [
      ("metrics.call_abandonment_pct",), "fails"),
     ("hedge", "Just under half a million loyalty members.", ("metrics.loyalty_members",), "ok"),
     ("hedge", "Just over half a million loyalty members.", ("metrics.loyalty_members",), "fails"),
+    # one of a unit after a bound ("over a second", "by a full day")
+    ("one unit", "First responses take under a day.", ("metrics.first_response_time",), "ok"),
+    ("one unit", "First responses take over a day.", ("metrics.first_response_time",), "fails"),
     # direction words: a verb of a level is not a change; a change's sign must agree
     ("direction", "Revenue fell 5%.", ("financials.revenue_growth_pct",), "ok"),
     ("direction", "Revenue rose 5%.", ("financials.revenue_growth_pct",), "fails"),
+    # a direction word anywhere in the claim, against the report's change field
+    ("trend", "Revenue slid to $4.1M.", ("financials.revenue_usd",), "ok"),
+    ("trend", "Revenue grew to $4.1M, up from the prior year.", ("financials.revenue_usd",),
+     "fails"),
     # lower-case names must be warranted; contractions and imperatives are not names
     ("lower-case name", "Their storefront runs on shopify.", ("vendors.ecommerce",), "undecided"),
     ("lower-case name", "Their storefront runs on magento.", ("vendors.ecommerce",), "fails"),

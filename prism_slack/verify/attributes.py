@@ -1,41 +1,46 @@
-"""Attribute warrant (check 7): the claim measures what its cited fields hold.
+"""Attribute warrant (check 7): nothing positive says the claim measures something its
+cited fields do not hold.
 
-Three rules, on words of the claim with its quantities masked out:
+Each rule reports **problems** (positive evidence: the check fails) or **doubts** (the
+claim's wording is simply not found in its evidence: the claim is *undecided*, left to
+the judge, never failed). Words are read with the claim's quantities, identifiers and
+names masked out.
 
-1. **Binding** (facts and coaching), for each warranted amount (not dates, periods or
-   years, which only qualify). Its *clause* is the words around it up to a comma or
-   sentence end, a clause word (``and``, ``while``, ``with`` …) or another quantity (the
-   noun right after an earlier number belongs to that number). One field that warrants
-   the amount must fit the clause:
+1. **Binding** (facts and coaching), for each warranted amount (not dates, periods,
+   years or derived figures). Its *clause* is the words around it up to a comma or
+   sentence end, a clause word (``and``, ``while`` …) or another quantity. One field that
+   warrants the amount must fit the clause (``_fits``). It *contradicts* when
 
-   a. every measure concept the clause names (``churn``, ``gross``, ``monthly`` … —
-      ``lexicon.MEASURES``; titles, buying roles and severity excepted) is named by the
-      field (its path words, or the words of the cited report sentence);
-   b. when the clause says what the number is, the field's distinguishing qualifiers
-      (``gross``, ``net``, ``operating``, ``EBITDA``, ``monthly``, ``p75``, square feet …)
-      are in the clause too;
-   c. every word right around the number that names another field of this report
-      (``VerifierIndex.field_stems``) is a word of this field, or of another cited field
-      of the same list item — by stem or synonym, never by a prefix guess;
-   d. the clause, when it has content words, shares one with the field: with its path for
-      a number field, with the part of the sentence around the same number for a report
-      sentence.
+   a. the clause names a measure (``lexicon.MEASURES``; roles excepted) that another
+      field of the report holds, the field does not, and nothing in the clause names the
+      field (``churn is 3.66%`` citing ``metrics.trial_conversion_pct``);
+   b. the clause names the measure but drops or swaps a qualifier the field carries
+      (``revenue was $3M`` citing ``net_revenue_usd``; ``net margin`` for gross);
+   c. a word right around the number names another field of this report and nothing in
+      the clause names this one (``personalization scores 4 out of 10`` citing
+      ``scores.search_relevance``; the path's section word ``scores`` names no field);
+   d. in a report sentence, the clause's words sit around *another* number (``pages load
+      in 2.5 s`` citing ``2.9 s … against a 2.5 s target``).
 
-   So ``churn is 3.66%`` citing ``metrics.trial_conversion_pct`` fails though 3.66
-   matches (a); ``revenue was $351M`` citing ``net_revenue_usd`` fails for dropping
-   ``net`` (b); ``personalization scores 4 out of 10`` citing ``scores.search_relevance``
-   fails (c); ``pages load in 2.5 s`` citing ``2.9 s … against a 2.5 s target`` fails (d).
-   A number the field's own path names (``rule_of_40``) always fits.
-2. **Measures** (facts). Every measure concept the claim names, and every word that names
-   a field of this report (``EHR`` when the report has ``vendors.ehr``), must be named
-   somewhere in its evidence.
-3. **Content** (facts). At least ``CONTENT_SHARE`` (60%, rounded up; all but one of two
-   or three, the only one of one — see ``needed``) of the claim's content words —
-   words that are not stop words, direction words, month or number words — must be found
-   in the evidence: the cited values' words and path words, the prospect's names, matched
-   by light stem, by a shared six-letter prefix (``converts``/``conversion``) or by a
-   synonym group (``vendor``/``platform``). A paraphrase of the cited finding keeps most
-   of its words; an invented finding citing an unrelated one does not.
+   Otherwise a clause whose words are not found there is a doubt. A number the field's
+   own path names (``rule_of_40``) always fits.
+2. **Measures** (facts). A measure or field word the claim names that another field of
+   the report holds, when the claim names nothing the cited fields hold, fails
+   (``Their EHR vendor is Sitecore`` citing ``tech_stack.website_cms``); so does naming
+   the key words of a field next to the cited one and none of its own
+   (``VerifierIndex.sibling_swap``: ``Medicare`` citing ``payer_mix.medicaid_pct``). A
+   measure the evidence does not name is otherwise a doubt.
+3. **Content** (facts). Every content word — not a stop, direction, month, number or unit
+   word — should be found in the evidence (cited values and path words, the prospect's
+   names; by light stem, a six-letter prefix or a synonym group). One that is not is a
+   doubt. An *unanchored* fact (no number, name or identifier) of at least
+   ``OFF_TOPIC_WORDS`` content words with at most ``OFF_TOPIC_SHARE`` of them found is
+   about something else (an invented finding citing a real one) and fails.
+4. **Swaps** (facts). A distinctive lower-case word (not ordinary English by wordfreq)
+   or a role that belongs to another item of a cited list — another row, finding,
+   stakeholder — and not to the cited one points to that item and fails
+   (``swap_problems``); so does a name held by one cited item with a role held by another
+   (``ClaimContext.crossed_records``).
 """
 
 from __future__ import annotations

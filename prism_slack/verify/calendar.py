@@ -22,7 +22,6 @@ _FULL_MONTH = (
 _ORD = r"(?:st|nd|rd|th)?"
 _END = r"(?![\w])(?!\.\d)"
 
-_PERCENTILE = re.compile(r"(?<![\w.])(\d{1,2})(?:st|nd|rd|th)[\s-]+percentile\b", re.I)
 
 _ISO_DAY = re.compile(
     r"(?<![\w.])(\d{4})-(\d{2})-(\d{2})"
@@ -32,7 +31,7 @@ _ISO_MONTH = re.compile(r"(?<![\w.])(\d{4})-(\d{2})" + _END + r"(?!-\d)")
 _YMD_SLASH = re.compile(r"(?<![\w./])(\d{4})/(\d{1,2})/(\d{1,2})(?![\w/])")
 _AMBIGUOUS_SLASH = re.compile(r"(?<![\w./])(\d{1,2})/(\d{1,2})/(\d{4}|\d{2})(?![\w/])")
 _MONTH_DAY = re.compile(
-    r"\b(" + _MONTH + r")\s+(\d{1,2})" + _ORD + r"(?:,?\s+(\d{4}))?" + _END, re.I
+    r"\b(" + _MONTH + r")\s+(\d{1,2})" + _ORD + r"(?:\s*,?\s+(\d{4}))?" + _END, re.I
 )
 _DAY_MONTH = re.compile(
     r"(?<![\w.])(\d{1,2})"

@@ -182,6 +182,7 @@ class ClaimContext:
             )
             out.problems += swap_problems(text, evidence, self.cited, index.records)
             out.problems += self.crossed_records()
+            out.problems += self.trend_problems()
             out.extend(content_problems(text, evidence, anchored=self.anchored))
         return out
 
@@ -215,6 +216,33 @@ class ClaimContext:
                 if owners and holders and not owners & holders:
                     problems.append(
                         f"'{name.text}' is {min(owners)}, but {role} is {min(holders)}'s"
+                    )
+        return problems
+
+    def trend_problems(self) -> list[str]:
+        """A direction word anywhere in the claim (``grew``, ``up from the prior year``,
+        ``slid``) about a measure whose change the report states with the other sign
+        (``Revenue grew to $412.5M`` when ``revenue_growth_pct = -5.0``)."""
+        tokens = words(self.content_text)
+        said: set[int] = set()
+        for i, word in enumerate(tokens):
+            if i and tokens[i - 1] in lexicon.PHRASAL_HEADS:
+                continue  # "turn down", "show up"
+            if word in lexicon.DIRECTION_UP:
+                said.add(1)
+            elif word in lexicon.DIRECTION_DOWN - lexicon.NEGATORS:
+                said.add(-1)
+        if len(said) != 1 or any(a.problem for a in self.anchorings):
+            return []  # no one direction, or check 5 already read the signs
+        [sign] = said
+        problems = []
+        anchored = {s.path for a in self.anchorings for s in a.sources}  # check 5 read those
+        for concept in sorted(concepts.measures(tokens)):
+            for path, trend in self.index.trends.get(concept, ()):
+                if trend != sign and path not in anchored:
+                    value = self.index.leaves[path].quantities[0].text
+                    problems.append(
+                        f"the claim says {concept} went the other way ({path} = {value})"
                     )
         return problems
 

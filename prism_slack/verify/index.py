@@ -205,6 +205,21 @@ def _records(leaves: Iterable[LeafFacts]) -> dict[str, tuple[frozenset[str], ...
     }
 
 
+def _trends(leaves: Iterable[LeafFacts]) -> dict[str, list[tuple[str, int]]]:
+    """Measure concept → (path, sign) of each change field that measures it
+    (``financials.revenue_growth_pct = -5.0`` → ``revenue``: the report's trend)."""
+    out: dict[str, list[tuple[str, int]]] = {}
+    for leaf in leaves:
+        if "[" in leaf.path or not set(path_words(leaf.path)) & lexicon.TREND_PATH_WORDS:
+            continue
+        value = next((q.value for q in leaf.quantities if q.numeric and not q.from_path), None)
+        if value is None or value == 0:
+            continue
+        for concept in leaf.measures - {"growth"}:
+            out.setdefault(concept, []).append((leaf.path, 1 if value > 0 else -1))
+    return out
+
+
 def _key_words(key: str) -> frozenset[str]:
     """Stems of a field key's own words (``medicaid_pct`` → ``medicaid``)."""
     return frozenset(
@@ -239,6 +254,7 @@ class VerifierIndex:
         )
         """Every concept some field of the report names (by path or value)."""
         self.records = _records(self.leaves.values())
+        self.trends = _trends(self.leaves.values())
         self.children: dict[str, list[str]] = {}
         """Parent path → the leaf paths directly under it (``financials.payer_mix``)."""
         for path in self.leaves:

@@ -45,10 +45,14 @@ DIRECTION_DOWN = _words(
     """
 )
 NEGATORS = _words("negative minus")
+TREND_PATH_WORDS = _words("growth change yoy trend")
+"""Path words of a field that holds a measure's change (``revenue_growth_pct``): a
+direction word about that measure anywhere in a claim must agree with its sign."""
 LEVEL_MARKERS = _words("to from at")
 PHRASAL_HEADS = _words(
     "turn turns turned turning shut shuts break breaks broke set sets sign signs signed "
-    "pick picks show shows back backs follow follows take takes took"
+    "pick picks show shows back backs follow follows take takes took make makes made end ends "
+    "ended sum sums add adds"
 )
 """Verbs that make ``down``/``up`` part of a phrase (``turn down 6.4% of tenders``)."""
 """A number right after one of these is a level (``fell to 3%``), not a change."""

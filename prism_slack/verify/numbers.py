@@ -75,6 +75,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from decimal import Decimal, InvalidOperation
 
 from prism_slack.verify import lexicon
@@ -213,8 +214,19 @@ def _identifiers(state: ScanState) -> None:
 def _numbers(state: ScanState) -> None:
     for m in _NUMBER.finditer(state.masked):
         q = _number(state.text, m)
-        if q is not None:
-            state.add(q)
+        if q is None:
+            continue
+        bare = q.kind is QKind.NUMBER and q.unit is None and not q.explicit_sign
+        if not state.report_text and bare and q.text == "1" and _pronoun(state.text, q):
+            q = replace(q, optional=True)  # "1 of the", "not 1": a pronoun, not a count
+        state.add(q)
+
+
+def _pronoun(text: str, q: Quantity) -> bool:
+    """Is this ``1`` the pronoun ``one`` (``1 of the options``, ``not 1``, ``no 1``)?"""
+    after = text[q.end : q.end + 4].lower()
+    before = text[max(0, q.start - 5) : q.start].lower().split()
+    return after.startswith(" of ") or (bool(before) and before[-1] in ("no", "not", "only"))
 
 
 def _number(text: str, m: re.Match[str]) -> Quantity | None:

@@ -74,6 +74,13 @@ _AND_A_HALF = re.compile(
     re.I,
 )
 _HALF_A = re.compile(r"(?<![\w-])half\s+a\s+(thousand|million|billion)(?![\w-])", re.I)
+_ONE_UNIT = re.compile(
+    r"\b(?:over|under|than|about|nearly|almost|within|by|least|most|roughly|around)\s+"
+    r"((?:a\s+full|a|an)\s+(second|minute|hour|day|week|month|year))\b",
+    re.I,
+)
+"""``over a second``, ``lag by a full day``: one of a unit (after a bound, hedge or ``by``,
+so ``a second meeting`` and ``once a day`` are not read)."""
 _DOZEN = re.compile(r"(?<![\w-])(?:a|one|two|three|half\s+a)\s+dozen(?![\w-])", re.I)
 
 
@@ -122,6 +129,11 @@ def ratios(state: ScanState) -> None:
         if part.endswith("s") != (numerator > 1) and part != "half":
             continue
         _share(state, m, numerator, base)
+    for m in _ONE_UNIT.finditer(state.masked):
+        start, end = m.span(1)
+        if state.free(start, end):
+            unit = m.group(2).lower()
+            state.add(Quantity(QKind.NUMBER, m.group(1), start, end, value=Decimal(1), unit=unit))
     for m in _DOZEN.finditer(state.masked):
         head = m.group(0).lower().split()[0]
         n = {"a": 12, "one": 12, "two": 24, "three": 36, "half": 6}[head]
