@@ -98,6 +98,9 @@ CASES: list[tuple[str, str, tuple[str, ...], Outcome]] = [
     # a distinctive word of another row of the cited list
     ("row swap", "Acme lost 0 - 3 to toronto.", ("rows[0]",), "undecided"),
     ("row swap", "Acme lost 0 - 3 to zelenograd.", ("rows[0]",), "fails"),
+    # another row's value in the same column, where the cited row holds something else
+    ("column swap", "The opponent on march 15 was toronto.", ("rows[0]",), "ok"),
+    ("column swap", "The opponent on march 15 was boston.", ("rows[0]",), "fails"),
     # units and scale carried by the field name
     ("field scale", "About 10.34 million people watched.", ("metrics.us_viewers_millions",),
      "undecided"),

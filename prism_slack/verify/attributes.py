@@ -314,12 +314,16 @@ def swap_problems(
     evidence: ContentEvidence,
     cited: Sequence[LeafFacts],
     records: Mapping[str, Sequence[frozenset[str]]],
+    cells: Mapping[str, Mapping[str, Mapping[int, frozenset[str]]]] | None = None,
 ) -> list[str]:
     """Rule 4: a content word that is not in the cited evidence but is a distinctive word
     of *another* item of a cited list (another row, finding, stakeholder) points to that
     item: the claim swapped records. ``records``: for each list, the stems of each item.
     Distinctive: no ordinary English word (``language.common``), held by at most a third
-    of the items, and not by the cited one."""
+    of the items, and not by the cited one. Or (``cells``: list → column → item → stems of
+    its short cells) a word that is another item's value in a column where the cited item
+    holds something else (``his position be a pitcher`` when this row says catcher),
+    however many items hold it, unless it is very common English."""
     items: dict[str, set[int]] = {}
     for leaf in cited:
         record = _record(leaf.path)
@@ -340,11 +344,17 @@ def swap_problems(
                 break
     lower = set(re.findall(r"\b[a-z]+\b", text))  # capitalised words are check 6's
     for word in dict.fromkeys(concepts.content_words(text)):
-        if word not in lower or len(word) < 3 or language.common(word):
+        if word not in lower or len(word) < 2 or language.zipf(word) >= VALUE_ZIPF:
             continue
         if evidence.words.has(word):
             continue
         key = stem(word)
+        swapped = _column_swap(key, items, cells or {}, word)
+        if swapped is not None:
+            problems.append(swapped)
+            continue
+        if len(word) < 3 or language.common(word):
+            continue
         for head, mine in items.items():
             holders = [j for j, stems in enumerate(records[head]) if key in stems]
             if holders and not mine & set(holders) and len(holders) * 3 <= len(records[head]):
@@ -354,6 +364,27 @@ def swap_problems(
                 )
                 break
     return problems
+
+
+VALUE_ZIPF = 5.2
+"""A word this common in English (``good``, ``new``) says too little to be a cell value."""
+
+
+def _column_swap(
+    key: str,
+    items: Mapping[str, set[int]],
+    cells: Mapping[str, Mapping[str, Mapping[int, frozenset[str]]]],
+    word: str,
+) -> str | None:
+    for head, mine in items.items():
+        for column, by_item in cells.get(head, {}).items():
+            holders = [j for j, stems in by_item.items() if key in stems and j not in mine]
+            if holders and any(i in by_item and key not in by_item[i] for i in mine):
+                return (
+                    f"'{word}' is {head}[{holders[0]}].{column}, not the cited "
+                    f"{head}[{min(mine)}].{column}"
+                )
+    return None
 
 
 OFF_TOPIC_WORDS = 3

@@ -180,7 +180,7 @@ class ClaimContext:
                     lambda words: index.sibling_swap(words, self.cited, self.could_hold),
                 )
             )
-            out.problems += swap_problems(text, evidence, self.cited, index.records)
+            out.problems += swap_problems(text, evidence, self.cited, index.records, index.cells)
             out.problems += self.crossed_records()
             out.problems += self.trend_problems()
             out.extend(content_problems(text, evidence, anchored=self.anchored))

@@ -205,6 +205,27 @@ def _records(leaves: Iterable[LeafFacts]) -> dict[str, tuple[frozenset[str], ...
     }
 
 
+CELL_WORDS = 3
+"""A list item's field of at most this many words is a cell value (a name, a position)."""
+
+
+def _cells(leaves: Iterable[LeafFacts]) -> dict[str, dict[str, dict[int, frozenset[str]]]]:
+    """List → column → item → stems of its value, for short text values only."""
+    out: dict[str, dict[str, dict[int, frozenset[str]]]] = {}
+    for leaf in leaves:
+        end = leaf.path.rfind("]")
+        if end == -1 or not leaf.is_text or leaf.value_text is None:
+            continue
+        head, _, index = leaf.path[:end].rpartition("[")
+        column = leaf.path[end + 1 :].lstrip(".")
+        if not index.isdigit() or not column or "." in column or "[" in column:
+            continue
+        value_stems = leaf.stems - {stem(w) for w in path_words(leaf.path)}
+        if 0 < len(value_stems) <= CELL_WORDS:
+            out.setdefault(head, {}).setdefault(column, {})[int(index)] = value_stems
+    return out
+
+
 def _trends(leaves: Iterable[LeafFacts]) -> dict[str, list[tuple[str, int]]]:
     """Measure concept → (path, sign) of each change field that measures it
     (``financials.revenue_growth_pct = -5.0`` → ``revenue``: the report's trend)."""
@@ -254,6 +275,7 @@ class VerifierIndex:
         )
         """Every concept some field of the report names (by path or value)."""
         self.records = _records(self.leaves.values())
+        self.cells = _cells(self.leaves.values())
         self.trends = _trends(self.leaves.values())
         self.children: dict[str, list[str]] = {}
         """Parent path → the leaf paths directly under it (``financials.payer_mix``)."""
