@@ -27,10 +27,10 @@ from pathlib import Path
 from prism_slack.claims import Answer, Claim
 from prism_slack.llm.gemini import GeminiAnswerModel, GeminiClient
 from prism_slack.llm.playbook import load_playbook
-from prism_slack.llm.scripted import ScriptedJudge, ScriptedModel
+from prism_slack.llm.scripted import ScriptedJudge, ScriptedModel, each
 from prism_slack.pipeline.inject import report_listing
 from prism_slack.pipeline.turn import TurnDeps, run_turn
-from prism_slack.ports import Conversation, JudgeVerdict, TokenUsage
+from prism_slack.ports import Conversation, TokenUsage
 from prism_slack.reports.store import FileReportStore
 from prism_slack.state.redis_store import memory_store
 from prism_slack.testing.fake_gemini import (
@@ -102,7 +102,7 @@ def non_model_time(turns: int) -> tuple[float, float]:
 
 
 def calls_per_turn(mode: str, answers: list[Answer]) -> float:
-    judge = ScriptedJudge([JudgeVerdict(verdict="supported")], repeat=True)
+    judge = ScriptedJudge([each("supported")], repeat=True)
     model = ScriptedModel(answers)
     deps = TurnDeps(
         reports=REPORTS,

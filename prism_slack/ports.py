@@ -7,7 +7,8 @@
   (``prism feedback``; the same Redis store).
 - ``AnswerModel``: question + injected report → claim-contract ``Answer``
   (``llm/offline.py``, ``llm/scripted.py``, ``llm/gemini.py``).
-- ``Judge``: one claim + only its cited values → ``JudgeVerdict``.
+- ``Judge``: every claim of a turn that needs one, each with only its cited values, in ONE
+  request → one ``JudgeVerdict`` per claim (``llm/gemini.py``, ``llm/scripted.py``).
 """
 
 from __future__ import annotations
@@ -17,12 +18,12 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, field_validator
 
 from prism_slack.claims import Answer, Claim
 from prism_slack.evidence import Leaf
 from prism_slack.reports.model import Report
-from prism_slack.verdict import ClaimVerdict, Label, Method
+from prism_slack.verdict import ClaimVerdict, Label, Method, Reason
 
 
 class Conversation(BaseModel):
@@ -113,6 +114,14 @@ class ModelCall(BaseModel):
 class WithheldClaim(BaseModel):
     claim: Claim
     reasons: list[str]
+    """Why it was withheld, one line each; a verifier ``Reason`` is kept as its text."""
+
+    @field_validator("reasons", mode="before")
+    @classmethod
+    def _as_text(cls, value: object) -> object:
+        if isinstance(value, list):
+            return [str(r) if isinstance(r, Reason) else r for r in value]
+        return value
 
 
 class AuditRecord(BaseModel):
@@ -130,6 +139,8 @@ class AuditRecord(BaseModel):
     verdicts: list[ClaimVerdict] = []
     withheld: list[WithheldClaim] = []
     rewritten: int = 0
+    unchecked: int = 0
+    """Posted undecided claims no judge saw (not entailment-checked)."""
     label: Label | None = None
     method: Method | None = None
     model_calls: list[ModelCall] = []
@@ -242,24 +253,85 @@ class AnswerModel(Protocol):
 
 
 class JudgeVerdict(BaseModel):
-    """The judge's answer on one claim. A rewrite must cite the same fields."""
+    """The judge's answer on one claim of a request, by the claim's ``id``. A rewrite
+    must cite the same fields (it keeps the claim's evidence and is verified again)."""
 
     model_config = ConfigDict(extra="forbid")
 
+    id: str
     verdict: Literal["supported", "unsupported", "contradicted"]
     rewrite: str | None = None
 
 
+class JudgeAnswer(BaseModel):
+    """A whole judge reply: one verdict per claim of the request."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    verdicts: list[JudgeVerdict]
+
+
+def judge_json_schema(ids: list[str]) -> dict[str, object]:
+    """The judge's structured-output schema for a request holding claims ``ids``.
+
+    Written out by hand to stay inside the JSON Schema subset Gemini's
+    ``responseJsonSchema`` documents (type, enum, properties, required, items,
+    minItems, maxItems, additionalProperties, description): no ``anyOf`` with null, no
+    ``default``. ``rewrite`` is optional by being left out of ``required``.
+    """
+    verdict = {
+        "type": "object",
+        "properties": {
+            "id": {"type": "string", "enum": list(ids), "description": "The claim's id."},
+            "verdict": {"type": "string", "enum": ["supported", "unsupported", "contradicted"]},
+            "rewrite": {
+                "type": "string",
+                "description": "Only when not supported: one sentence stating only what "
+                "the claim's evidence holds.",
+            },
+        },
+        "required": ["id", "verdict"],
+        "additionalProperties": False,
+    }
+    return {
+        "type": "object",
+        "properties": {
+            "verdicts": {
+                "type": "array",
+                "items": verdict,
+                "minItems": len(ids),
+                "maxItems": len(ids),
+            }
+        },
+        "required": ["verdicts"],
+        "additionalProperties": False,
+    }
+
+
 @dataclass(frozen=True)
-class JudgeRequest:
+class JudgeItem:
+    """One claim to judge, under its request-local ``id``, with only its cited values."""
+
+    id: str
     claim: Claim
     cited: list[Leaf]
+
+
+@dataclass(frozen=True)
+class JudgeRequest:
+    items: list[JudgeItem]
     prompt: Prompt
+
+    @property
+    def ids(self) -> list[str]:
+        return [item.id for item in self.items]
 
 
 class Judge(Protocol):
     name: str
 
-    def judge(self, request: JudgeRequest) -> JudgeVerdict:
-        """Raises ``ModelError`` on failure; the pipeline then withholds the claim."""
+    def judge(self, request: JudgeRequest) -> JudgeAnswer:
+        """All of ``request``'s claims in one call. Raises ``ModelError`` on failure; the
+        pipeline then withholds every claim of the request, as it does when the answer
+        does not hold exactly one verdict per id."""
         ...

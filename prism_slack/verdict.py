@@ -51,6 +51,34 @@ class Check(IntEnum):
         return self.name.lower()
 
 
+class Reason(BaseModel):
+    """One failed check and why: ``str(reason)`` is ``"<check slug>: <message>"``, e.g.
+    ``anchor_warrant: '$4.2M' matches no cited value``."""
+
+    model_config = ConfigDict(frozen=True)
+
+    check: Check
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.check.slug}: {self.message}"
+
+
+Relation = Literal["difference", "complement", "sum", "share", "change"]
+
+
+class Derivation(BaseModel):
+    """A claim figure that no cited value states but that recomputes from cited ones:
+    ``arithmetic`` shows it (``10 - 4 = 6``), ``operands`` are the fields it used."""
+
+    model_config = ConfigDict(frozen=True)
+
+    figure: str
+    relation: Relation
+    operands: list[str]
+    arithmetic: str
+
+
 class ClaimVerdict(BaseModel):
     """The verifier's verdict on one claim."""
 
@@ -59,9 +87,15 @@ class ClaimVerdict(BaseModel):
     claim: Claim
     rung: Rung
     supported: bool
-    reasons: list[str]
-    """One line per failed check, each starting with the check's slug, e.g.
-    ``anchor_warrant: '$4.2M' matches no cited value``. Empty when supported."""
+    reasons: list[Reason]
+    """One per failed check. Empty when supported."""
+    undecided: bool = False
+    """Supported, but check 7 could not settle it: a fact with nothing anchored (no number,
+    date, name or identifier), or a claim whose wording is not all found in its cited
+    values (lack of overlap only, no evidence against it). Such a claim stays at
+    ANCHOR-WARRANTED; a judge may confirm it (DESIGN §7). Never true when unsupported."""
+    derivations: list[Derivation] = []
+    """Figures warranted by arithmetic over the cited fields, for a footnote to show."""
 
 
 class Label(StrEnum):

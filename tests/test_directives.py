@@ -29,7 +29,7 @@ from prism_slack.claims import Answer, Claim, answer_json_schema, parse_answer
 from prism_slack.errors import AnswerParseError
 from prism_slack.reports.model import Report, build_report
 from prism_slack.verdict import Label, Method, Rung, answer_label
-from prism_slack.verify import checks, promote, undecided, verify_answer, verify_claim
+from prism_slack.verify import checks, promote, verify_answer, verify_claim
 
 ROOT = Path(__file__).resolve().parent.parent
 VERIFY_DIR = ROOT / "prism_slack" / "verify"
@@ -51,13 +51,14 @@ MIXED = Answer(
         Claim(text="Their CRM is Salesforce.", kind="fact", evidence=["vendors.crm"]),
         Claim(text="Churn is 3.66%.", kind="fact", evidence=["metrics.trial_conversion_pct"]),
         Claim(text="Their CRM is HubSpot.", kind="fact", evidence=["vendors.nope"]),
-        Claim(text="Mobile product pages are slow.", kind="fact", evidence=["findings[1].title"]),
+        Claim(text="Mobile product pages are slow and ugly.", kind="fact",
+              evidence=["findings[1].title"]),
         Claim(text="Ask who owns merchandising.", kind="coaching", evidence=[]),
         Claim(text="Ask why churn is 2.5%.", kind="coaching", evidence=[]),
         Claim(text="That's not in the audit report.", kind="absent", evidence=[]),
     ]
 )  # fmt: skip
-"""Supported, flipped sign, invented vendor, swapped attribute, bad path, unanchored,
+"""Supported, flipped sign, invented vendor, swapped attribute, bad path, unanchored and undecided,
 clean coaching, smuggled figure, absent — for Northwind Outfitters."""
 
 
@@ -149,8 +150,7 @@ def test_d1_verification_runs_with_sockets_disabled() -> None:
             report = fresh_report(slug)  # the index is built under the block, too
             verdicts = verify_answer(MIXED, report)
             assert len(verdicts) == len(MIXED.claims)
-            for verdict in verdicts:
-                undecided(verdict, report)
+            assert not any(v.undecided and not v.supported for v in verdicts)
     finally:
         enable_socket()
 
@@ -202,7 +202,7 @@ def test_d5_supported_means_no_hard_check_failed() -> None:
     ]  # fmt: skip
     for verdict in verdicts:
         assert verdict.supported is (verdict.reasons == [])
-        assert all(r.split(":", 1)[0] in {c.slug for c in checks.Check} for r in verdict.reasons)
+        assert all(str(r).startswith(f"{r.check.slug}: ") for r in verdict.reasons)
 
 
 def test_d5_the_verifier_never_reaches_entailment_on_its_own() -> None:
@@ -227,7 +227,7 @@ def test_d5_only_promote_names_entailment_verified() -> None:
 def test_d5_promote_refuses_what_the_checks_rejected() -> None:
     report = fresh_report("northwind-outfitters")
     for verdict in verify_answer(MIXED, report):
-        if verdict.supported and verdict.rung is Rung.EVIDENCE_WARRANTED:
+        if verdict.supported and (verdict.rung is Rung.EVIDENCE_WARRANTED or verdict.undecided):
             assert promote(verdict).rung is Rung.ENTAILMENT_VERIFIED
         else:
             with pytest.raises(ValueError):
@@ -239,7 +239,7 @@ def test_d5_an_anchor_failure_is_never_left_to_a_judge() -> None:
     for verdict in verify_answer(MIXED, report):
         failed = checks.failed_checks(verdict.reasons)
         if failed & {checks.Check.ANCHOR_WARRANT, checks.Check.ENTITY_WARRANT}:
-            assert not undecided(verdict, report)
+            assert not verdict.undecided
 
 
 def test_d5_zero_claims_is_ungrounded_never_a_vacuous_pass() -> None:
@@ -319,11 +319,11 @@ def test_d3_every_posted_sentence_is_a_verified_claim_or_the_absent_sentence() -
     verified = {v.claim.text for v in result.verdicts if v.supported}
     for posted in result.posted:
         assert posted.text in verified or posted.text == "That's not in the audit report."
-    assert {w.claim.text for w in result.withheld} == {
-        v.claim.text
-        for v in verify_answer(MIXED, fresh_report("northwind-outfitters"))
-        if not v.supported
-    }
+    verdicts = verify_answer(MIXED, fresh_report("northwind-outfitters"))
+    withheld = {w.claim.text for w in result.withheld}
+    assert {v.claim.text for v in verdicts if not v.supported} <= withheld
+    # Without a judge, only an undecided claim (nothing anchored) joins them.
+    assert all(v.undecided for v in verdicts if v.supported and v.claim.text in withheld)
 
 
 def test_d3_the_model_text_is_never_rendered_raw() -> None:
@@ -348,15 +348,37 @@ def test_d4_every_turn_records_report_evidence_and_prompt_digests() -> None:
 
 
 def test_d6_a_judge_that_says_supported_cannot_post_an_anchor_failure() -> None:
-    from prism_slack.llm.scripted import ScriptedJudge
-    from prism_slack.ports import JudgeVerdict
+    from prism_slack.llm.scripted import ScriptedJudge, each
 
-    judge = ScriptedJudge([JudgeVerdict(verdict="supported")], repeat=True)
+    judge = ScriptedJudge([each("supported")], repeat=True)
     result, _ = _turn(MIXED, judge=judge, mode="always")
     posted = {p.text for p in result.posted}
     assert "Revenue grew 5%." not in posted
     assert "Their CRM is Salesforce." not in posted
     assert "Churn is 3.66%." not in posted
+    assert len(judge.requests) == 1  # one judge call per turn at most
+    sent = {item.claim.text for item in judge.requests[0].items}
+    verdicts = verify_answer(MIXED, fresh_report("northwind-outfitters"))
+    assert not sent & {v.claim.text for v in verdicts if not v.supported}
+
+
+@pytest.mark.parametrize("mode", ["never", "auto", "always"])
+def test_d7_entailment_verified_only_where_a_judge_ran_on_the_claim_and_said_yes(
+    mode: str,
+) -> None:
+    from prism_slack.llm.scripted import ScriptedJudge, each
+
+    judge = ScriptedJudge([each("unsupported")], repeat=True)
+    result, _ = _turn(MIXED, judge=judge, mode=mode)
+    assert all(p.rung is not Rung.ENTAILMENT_VERIFIED for p in result.posted)
+    assert result.method is Method.DETERMINISTIC  # the judge decided no posted claim
+
+    judge = ScriptedJudge([each("supported")], repeat=True)
+    result, _ = _turn(MIXED, judge=judge, mode=mode)
+    sent = {item.claim.text for request in judge.requests for item in request.items}
+    for posted in result.posted:
+        assert (posted.rung is Rung.ENTAILMENT_VERIFIED) is (posted.text in sent)
+    assert (result.method is Method.JUDGE) is bool(sent)
 
 
 def test_d6_the_pipeline_verifies_before_it_judges() -> None:

@@ -181,7 +181,7 @@ FABRICATIONS: dict[str, list[Case]] = {
     "invented finding citing an unrelated finding": [
         (NWO, "Their checkout flow has no guest option and forces account creation.", "fact",
          ("findings[0].detail",), ATTRIBUTE),
-        (NWO, "Product images are missing alt text on most pages.", "fact",
+        (NWO, "Their loyalty cards cannot be redeemed at the register.", "fact",
          ("findings[1].detail",), ATTRIBUTE),
         (KPS, "Invoices are routinely paid late because approvals stall.", "fact",
          ("findings[1].detail",), ATTRIBUTE),

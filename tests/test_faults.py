@@ -31,10 +31,15 @@ from prism_slack.render.text import render_text
 from prism_slack.settings import Settings
 from prism_slack.slack import texts
 from prism_slack.state.redis_store import memory_store, open_state_store
-from prism_slack.testing.fake_gemini import FakeGemini, FakeResponse
+from prism_slack.testing.fake_gemini import (
+    FakeGemini,
+    FakeResponse,
+    judge_claims,
+    judge_responder,
+)
 from prism_slack.testing.redis_server import RedisServer
 from prism_slack.testing.slack_delivery import app_mention, channel_message, dm, new_ts
-from prism_slack.verdict import Label, Method, answer_label
+from prism_slack.verdict import Label, Method, Rung, answer_label
 
 QUESTION = "What is Northwind Outfitters' membership ARR?"
 NW = "northwind-outfitters"
@@ -289,10 +294,20 @@ def test_a_storm_then_a_fabricated_answer_posts_nothing_of_it(
 JUDGE_FAULTS: dict[str, list[FakeResponse]] = {
     "judge garbage": [FakeResponse.answer(GARBAGE_TEXT)],
     "judge storm": [FakeResponse.error(503)] * ATTEMPTS,
-    "judge timeout": [FakeResponse.answer({"verdict": "supported"}, delay_s=1.5)] * ATTEMPTS,
+    "judge timeout": [FakeResponse.verdicts({"c1": "supported"}, delay_s=1.5)] * ATTEMPTS,
+    "judge missing verdict": [FakeResponse.answer({"verdicts": []})],
+    "judge verdict for another id": [FakeResponse.verdicts({"c7": "supported"})],
     "judge rewrite with a fabrication": [
         FakeResponse.answer(
-            {"verdict": "unsupported", "rewrite": "Membership ARR is $8.76B, per Zed Quorble."}
+            {
+                "verdicts": [
+                    {
+                        "id": "c1",
+                        "verdict": "unsupported",
+                        "rewrite": "Membership ARR is $8.76B, per Zed Quorble.",
+                    }
+                ]
+            }
         )
     ],
 }
@@ -315,6 +330,38 @@ def test_judge_faults_withhold_the_claim(
     assert "withheld" in posted_text(result)
     assert [c.role for c in result.model_calls] == ["answer", "judge"]
     assert_nothing_unverified(result)
+
+
+UNDECIDED_ANSWER = Answer(
+    claims=[
+        fact("The returns page is stale.", "findings[5].title"),
+        fact("Membership ARR is $4.1M.", "financials.membership_arr_usd"),
+        fact("Mobile product pages are slow and ugly.", "findings[1].title"),
+    ]
+).model_dump(mode="json")
+
+
+def test_one_judge_request_per_turn_through_the_real_client(
+    gemini: FakeGemini, gemini_deps: TurnDeps
+) -> None:
+    gemini.answer(UNDECIDED_ANSWER)
+    gemini.default = judge_responder(lambda text: "supported" if "stale" in text else "unsupported")
+
+    result = run_turn(QUESTION, Conversation(team="T1", channel="D1"), gemini_deps)
+
+    answer_call, judge_call = gemini.requests
+    assert judge_claims(answer_call) is None
+    assert judge_claims(judge_call) == {
+        "c1": "The returns page is stale.",
+        "c3": "Mobile product pages are slow and ugly.",
+    }
+    assert [(p.text, p.rung) for p in result.posted] == [
+        ("The returns page is stale.", Rung.ENTAILMENT_VERIFIED),
+        ("Membership ARR is $4.1M.", Rung.EVIDENCE_WARRANTED),
+    ]
+    assert [w.claim.text for w in result.withheld] == ["Mobile product pages are slow and ugly."]
+    assert result.method is Method.JUDGE
+    assert [c.role for c in result.model_calls] == ["answer", "judge"]
 
 
 def test_gemini_storm_through_the_slack_app(

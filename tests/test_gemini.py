@@ -25,17 +25,21 @@ from prism_slack.errors import (
 )
 from prism_slack.evidence import Leaf
 from prism_slack.llm.gemini import API_VERSION, GeminiAnswerModel, GeminiClient, GeminiJudge
+from prism_slack.pipeline.inject import judge_prompt
 from prism_slack.ports import (
     AnswerRequest,
     AnswerTrace,
+    JudgeAnswer,
+    JudgeItem,
     JudgeRequest,
     JudgeVerdict,
     Prompt,
     TokenUsage,
+    judge_json_schema,
 )
 from prism_slack.reports.model import build_report
 from prism_slack.settings import Settings
-from prism_slack.testing.fake_gemini import API_KEY_INVALID, FakeGemini, FakeResponse
+from prism_slack.testing.fake_gemini import API_KEY_INVALID, FakeGemini, FakeResponse, judge_claims
 
 KEY = "AIzaFAKE-test-key-0123456789"
 MODEL = "gemini-test-flash"
@@ -52,11 +56,19 @@ REPORT = build_report(
 PROMPT = Prompt(system=SYSTEM, user=USER, digest="sha256:test")
 GOOD = {"claims": [{"text": "Their CRM is HubSpot.", "kind": "fact", "evidence": ["vendors.crm"]}]}
 REQUEST = AnswerRequest(question="What CRM do they use?", report=REPORT, prompt=PROMPT)
-JUDGE_REQUEST = JudgeRequest(
-    claim=Claim(text="Their CRM is HubSpot.", kind="fact", evidence=["vendors.crm"]),
-    cited=[Leaf("vendors.crm", "HubSpot")],
-    prompt=PROMPT,
-)
+JUDGE_ITEMS = [
+    JudgeItem(
+        id="c1",
+        claim=Claim(text="Their CRM is HubSpot.", kind="fact", evidence=["vendors.crm"]),
+        cited=[Leaf("vendors.crm", "HubSpot")],
+    ),
+    JudgeItem(
+        id="c3",
+        claim=Claim(text="They love their CRM.", kind="fact", evidence=["vendors.crm"]),
+        cited=[Leaf("vendors.crm", "HubSpot")],
+    ),
+]
+JUDGE_REQUEST = JudgeRequest(items=JUDGE_ITEMS, prompt=judge_prompt(JUDGE_ITEMS))
 
 
 @pytest.fixture
@@ -116,20 +128,45 @@ def test_request_carries_instruction_schema_model_and_no_tools(
     assert all(KEY not in value for value in sent.headers.values())
 
 
-def test_judge_sends_verdict_schema_and_parses_verdict(
+def test_judge_sends_every_claim_in_one_request_and_parses_one_verdict_each(
     fake: FakeGemini, client: GeminiClient
 ) -> None:
-    fake.answer({"verdict": "contradicted", "rewrite": "Their CRM is HubSpot, per the audit."})
-
-    verdict = GeminiJudge(client).judge(JUDGE_REQUEST)
-
-    assert verdict == JudgeVerdict(
-        verdict="contradicted", rewrite="Their CRM is HubSpot, per the audit."
+    fake.answer(
+        {
+            "verdicts": [
+                {"id": "c1", "verdict": "supported"},
+                {"id": "c3", "verdict": "unsupported", "rewrite": "Their CRM is HubSpot."},
+            ]
+        }
     )
-    config = fake.requests[0].body["generationConfig"]
-    assert config["responseJsonSchema"] == JudgeVerdict.model_json_schema()
+
+    answer = GeminiJudge(client).judge(JUDGE_REQUEST)
+
+    assert answer == JudgeAnswer(
+        verdicts=[
+            JudgeVerdict(id="c1", verdict="supported"),
+            JudgeVerdict(id="c3", verdict="unsupported", rewrite="Their CRM is HubSpot."),
+        ]
+    )
+    [sent] = fake.requests
+    config = sent.body["generationConfig"]
+    assert config["responseJsonSchema"] == judge_json_schema(["c1", "c3"])
     assert config["responseMimeType"] == "application/json"
-    assert "tools" not in fake.requests[0].body
+    assert "tools" not in sent.body
+    assert judge_claims(sent) == {"c1": "Their CRM is HubSpot.", "c3": "They love their CRM."}
+
+
+def test_judge_schema_stays_inside_geminis_documented_subset() -> None:
+    schema = judge_json_schema(["c1", "c2"])
+
+    used = schema_keywords(schema)
+    assert used <= DOCUMENTED_SCHEMA_KEYWORDS, used - DOCUMENTED_SCHEMA_KEYWORDS
+    assert "default" not in used and "anyOf" not in used
+    assert all(s.get("type") != "null" for s in _subschemas(schema))
+    verdicts = schema["properties"]["verdicts"]
+    assert verdicts["minItems"] == verdicts["maxItems"] == 2
+    assert verdicts["items"]["properties"]["id"]["enum"] == ["c1", "c2"]
+    assert verdicts["items"]["required"] == ["id", "verdict"]
 
 
 def test_configured_temperature_and_thinking_level_are_sent(fake: FakeGemini) -> None:
@@ -450,8 +487,12 @@ def test_output_error_keeps_the_raw_text_truncated(fake: FakeGemini, client: Gem
 @pytest.mark.parametrize(
     "payload",
     [
-        pytest.param({"verdict": "maybe"}, id="unknown-verdict"),
-        pytest.param({"verdict": "supported", "why": "x"}, id="extra-field"),
+        pytest.param({"verdicts": [{"id": "c1", "verdict": "maybe"}]}, id="unknown-verdict"),
+        pytest.param(
+            {"verdicts": [{"id": "c1", "verdict": "supported", "why": "x"}]}, id="extra-field"
+        ),
+        pytest.param({"verdicts": [{"verdict": "supported"}]}, id="no-id"),
+        pytest.param({"verdict": "supported"}, id="one-verdict-not-a-list"),
         pytest.param("It is supported.", id="prose"),
     ],
 )

@@ -341,7 +341,8 @@ def test_a_finding_with_instructions_is_quoted_defanged(
     tmp_path: Path, offline: OfflineAnswerer
 ) -> None:
     reports = FileReportStore(copy_reports(tmp_path, inject))
-    cite = fact("The site search finding says to ignore previous instructions.", "findings[0]")
+    # Anchored (the finding id), so it is posted without a judge too.
+    cite = fact("Finding FND-1 says to ignore previous instructions.", "findings[0]")
     shown = ""
     for model in (offline, ScriptedModel([Answer(claims=[cite])])):
         result = run_turn(

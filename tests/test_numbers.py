@@ -20,15 +20,13 @@ from prism_slack.claims import Claim
 from prism_slack.reports.model import build_report
 from prism_slack.verify import verify_claim
 from prism_slack.verify.anchors import matches
+from prism_slack.verify.fields import field_hints, leaf_quantities, path_periods
 from prism_slack.verify.numbers import (
     DatePoint,
     Period,
     QKind,
     Quantity,
     extract_quantities,
-    field_hints,
-    leaf_quantities,
-    path_periods,
     scan,
 )
 
@@ -138,7 +136,8 @@ def test_direction_words_do_not_cross_into_another_clause() -> None:
 
 def test_a_dash_glued_to_a_word_is_not_a_sign() -> None:
     assert only("mid-2026").value == 2026
-    assert [q.value for q in extract_quantities("10-20 users")] == [10, 20]
+    [span] = extract_quantities("10-20 users")  # a range: one record string of two parts
+    assert span.kind is QKind.RECORD and [p.value for p in span.parts] == [10, 20]
 
 
 @pytest.mark.parametrize(

@@ -10,14 +10,16 @@ from prism_slack.claims import ABSENT_TEXT, Answer, Claim
 from prism_slack.errors import ModelOutputError, ModelTimeout, StoreUnavailable
 from prism_slack.llm.fallback import FallbackModel
 from prism_slack.llm.offline import OfflineAnswerer
-from prism_slack.llm.scripted import ScriptedJudge, ScriptedModel
+from prism_slack.llm.scripted import ScriptedJudge, ScriptedModel, each
 from prism_slack.pipeline.result import Outcome, TurnResult
 from prism_slack.pipeline.turn import MAX_QUESTION_CHARS, STORE_DOWN, TurnDeps, run_turn
-from prism_slack.ports import Conversation, JudgeVerdict
+from prism_slack.ports import Conversation, JudgeAnswer, JudgeVerdict
 from prism_slack.render.text import render_text
+from prism_slack.render.view import UNCHECKED_MARK
 from prism_slack.reports.store import FileReportStore
 from prism_slack.state.redis_store import memory_store
 from prism_slack.verdict import Label, Method, Rung
+from prism_slack.verify import verify_claim
 
 REPORTS = FileReportStore(Path(__file__).resolve().parent.parent / "reports")
 NW = "northwind-outfitters"
@@ -172,74 +174,195 @@ def test_prompt_injects_report_as_fenced_listing_and_no_raw_json() -> None:
     assert prompt.user.index("ignore the report") > prompt.user.rindex(f"<<<{fence}")
 
 
-# --- judge-rewrite ----------------------------------------------------------------------
+# --- judge-rewrite: one call per turn at most (DESIGN §7) -------------------------------
 
-UNANCHORED = fact("Their returns page is out of date.", "findings[5].title")
+STALE = fact("The returns page is stale.", "findings[5].title")
+SLOW = fact("Mobile product pages are slow and ugly.", "findings[1].title")
+"""Supported facts with nothing anchored and wording not found in their cited values
+("stale", "sluggish"): undecided, so ``auto`` asks the judge."""
+DECIDED = fact("Their search runs on Algolia.", "vendors.search")
+"""Every word found in its cited value: the hard checks settle it, anchored or not
+(``GOOD`` says "site", which ``vendors.search`` does not, so it is undecided)."""
+JUDGE_MODES = ("auto", "always")
 
 
-def test_auto_judges_only_what_the_checks_cannot_decide() -> None:
-    judge = ScriptedJudge([JudgeVerdict(verdict="supported")], repeat=True)
-    result = ask(deps_with(Answer(claims=[GOOD, UNANCHORED]), judge=judge, mode="auto"))
+def test_undecided_claims_are_supported_but_not_settled() -> None:
+    report = REPORTS.get(NW)
+    for claim in (STALE, SLOW):
+        verdict = verify_claim(claim, report)
+        assert verdict.supported and verdict.undecided, claim.text
+    assert not verify_claim(DECIDED, report).undecided
 
-    assert [r.claim.text for r in judge.requests] == [UNANCHORED.text]
-    assert [v.rung for v in result.verdicts] == [
-        Rung.EVIDENCE_WARRANTED,
-        Rung.ENTAILMENT_VERIFIED,
+
+def test_auto_sends_every_undecided_claim_in_one_call_and_only_those() -> None:
+    judge = ScriptedJudge([each("supported")])
+    result = ask(deps_with(Answer(claims=[STALE, DECIDED, SLOW]), judge=judge, mode="auto"))
+
+    [request] = judge.requests
+    assert [(i.id, i.claim) for i in request.items] == [("c1", STALE), ("c3", SLOW)]
+    assert [[leaf.path for leaf in i.cited] for i in request.items] == [
+        ["findings[5].title"],
+        ["findings[1].title"],
     ]
+    assert [c.role for c in result.model_calls] == ["answer", "judge"]
+    assert [p.text for p in result.posted] == [STALE.text, DECIDED.text, SLOW.text]
+
+
+def test_each_claim_is_fenced_with_only_its_own_cited_values() -> None:
+    judge = ScriptedJudge([each("supported")])
+    ask(deps_with(Answer(claims=[STALE, SLOW]), judge=judge, mode="auto"))
+
+    prompt = judge.requests[0].prompt.user
+    blocks = prompt.split("<<<CLAIM-")[1:]
+    assert len(blocks) == 2
+    assert STALE.text in blocks[0] and "Returns policy page is out of date" in blocks[0]
+    assert "Mobile product pages are slow and ugly" not in blocks[0]
+    assert SLOW.text in blocks[1] and "Returns policy" not in blocks[1]
+    assert "Algolia" not in prompt  # nothing the claims do not cite
+
+
+def test_a_confirmed_undecided_claim_is_entailment_verified() -> None:
+    judge = ScriptedJudge([each("supported")])
+    result = ask(deps_with(Answer(claims=[DECIDED, STALE]), judge=judge, mode="auto"))
+
+    assert [v.rung for v in result.verdicts] == [Rung.EVIDENCE_WARRANTED, Rung.ENTAILMENT_VERIFIED]
+    assert [p.rung for p in result.posted] == [Rung.EVIDENCE_WARRANTED, Rung.ENTAILMENT_VERIFIED]
     assert result.method is Method.JUDGE
-    assert len(result.model_calls) == 2
+    assert result.label is Label.EVIDENCE_LINKED
 
 
-def test_always_judges_every_fact_with_only_its_cited_values() -> None:
-    judge = ScriptedJudge([JudgeVerdict(verdict="supported")], repeat=True)
-    ask(deps_with(Answer(claims=[GOOD, UNANCHORED]), judge=judge, mode="always"))
+def test_auto_calls_no_judge_when_the_checks_settle_every_claim() -> None:
+    judge = ScriptedJudge([each("supported")])
+    result = ask(deps_with(Answer(claims=[DECIDED]), judge=judge, mode="auto"))
 
-    assert [r.claim.text for r in judge.requests] == [GOOD.text, UNANCHORED.text]
-    assert [leaf.path for leaf in judge.requests[0].cited] == ["vendors.search"]
-    assert "Algolia" in judge.requests[0].prompt.user
-    assert "Klaviyo" not in judge.requests[0].prompt.user
-
-
-def test_never_mode_calls_no_judge() -> None:
-    judge = ScriptedJudge([JudgeVerdict(verdict="supported")], repeat=True)
-    result = ask(deps_with(Answer(claims=[GOOD, UNANCHORED]), judge=judge, mode="never"))
     assert judge.requests == []
-    assert Rung.ENTAILMENT_VERIFIED not in [v.rung for v in result.verdicts]
+    assert result.method is Method.DETERMINISTIC
+    assert [c.role for c in result.model_calls] == ["answer"]
 
 
-@pytest.mark.parametrize(
-    "failure", [ModelTimeout("judge timed out"), ModelOutputError("garbage", "<html>")]
-)
-def test_judge_failure_withholds_the_claim(failure: Exception) -> None:
-    judge = ScriptedJudge([failure])
-    result = ask(deps_with(Answer(claims=[GOOD, UNANCHORED]), judge=judge, mode="auto"))
+def test_always_judges_every_supported_fact_in_one_call() -> None:
+    judge = ScriptedJudge([each("supported")])
+    result = ask(deps_with(Answer(claims=[DECIDED, STALE]), judge=judge, mode="always"))
 
-    assert [p.text for p in result.posted] == [GOOD.text]
-    assert result.withheld[0].claim == UNANCHORED
+    [request] = judge.requests
+    assert [i.claim for i in request.items] == [DECIDED, STALE]
+    assert "Algolia" in request.prompt.user and "Klaviyo" not in request.prompt.user
+    assert {v.rung for v in result.verdicts} == {Rung.ENTAILMENT_VERIFIED}
+
+
+@pytest.mark.parametrize("mode", JUDGE_MODES)
+def test_failed_claims_are_never_sent_to_the_judge(mode: str) -> None:
+    failed = [FABRICATIONS[n] for n in ("wrong number", "invented vendor", "swapped attribute")]
+    judge = ScriptedJudge([each("supported")], repeat=True)
+    result = ask(deps_with(Answer(claims=[*failed, STALE]), judge=judge, mode=mode))
+
+    [request] = judge.requests
+    assert [i.claim for i in request.items] == [STALE]
+    assert [w.claim for w in result.withheld] == failed
+    assert [p.text for p in result.posted] == [STALE.text]
+
+
+def test_a_turn_of_failed_claims_makes_no_judge_call() -> None:
+    judge = ScriptedJudge([each("supported")], repeat=True)
+    result = ask(
+        deps_with(Answer(claims=[FABRICATIONS["wrong number"]]), judge=judge, mode="always")
+    )
+    assert judge.requests == []
+    assert result.posted == []
+
+
+BAD_JUDGE_REPLIES = {
+    "timeout": ModelTimeout("judge timed out"),
+    "garbage": ModelOutputError("garbage", "<html>"),
+    "missing verdict": JudgeAnswer(verdicts=[JudgeVerdict(id="c2", verdict="supported")]),
+    "extra verdict": JudgeAnswer(
+        verdicts=[JudgeVerdict(id=i, verdict="supported") for i in ("c2", "c3", "c4")]
+    ),
+    "repeated verdict": JudgeAnswer(verdicts=[JudgeVerdict(id="c2", verdict="supported")] * 2),
+}
+
+
+@pytest.mark.parametrize("name", list(BAD_JUDGE_REPLIES))
+def test_a_bad_judge_reply_withholds_every_claim_it_was_sent_and_says_so(name: str) -> None:
+    judge = ScriptedJudge([BAD_JUDGE_REPLIES[name]])
+    result = ask(deps_with(Answer(claims=[DECIDED, STALE, SLOW]), judge=judge, mode="auto"))
+
+    assert [p.text for p in result.posted] == [DECIDED.text]
+    assert [w.claim for w in result.withheld] == [STALE, SLOW]
+    assert all(w.reasons[0].startswith("judge: unavailable") for w in result.withheld)
     assert result.label is Label.EVIDENCE_LINKED_PARTIAL
-    assert "withheld" in render_text(result)
+    assert result.method is Method.DETERMINISTIC
+    assert "2 statements withheld" in render_text(result)
+    assert [(c.role, c.ok) for c in result.model_calls] == [("answer", True), ("judge", False)]
+
+
+@pytest.mark.parametrize("verdict", ["unsupported", "contradicted"])
+def test_a_judge_no_without_a_rewrite_withholds_the_claim(verdict: str) -> None:
+    judge = ScriptedJudge([each(verdict)])  # type: ignore[arg-type]
+    result = ask(deps_with(Answer(claims=[DECIDED, STALE]), judge=judge, mode="auto"))
+
+    assert [p.text for p in result.posted] == [DECIDED.text]
+    assert result.withheld[0].reasons == [f"judge: {verdict}"]
 
 
 def test_judge_rewrite_is_verified_again_and_marked() -> None:
-    vague = fact("Their search is a big problem for shoppers.", "findings[0].title")
-    rewrite = "Site search returns nothing for more than one query in ten."
-    judge = ScriptedJudge([JudgeVerdict(verdict="unsupported", rewrite=rewrite)])
-    result = ask(deps_with(Answer(claims=[vague]), judge=judge, mode="always"))
+    stale = fact("The returns page is stale.", "findings[5].detail")
+    rewrite = "The returns page still describes the 60-day window retired in 2024."
+    judge = ScriptedJudge([each("unsupported", rewrite)])
+    result = ask(deps_with(Answer(claims=[stale]), judge=judge, mode="auto"))
 
-    assert [p.text for p in result.posted] == [rewrite]
-    assert result.posted[0].rewritten
+    [posted] = result.posted
+    assert posted.text == rewrite and posted.rewritten
+    assert posted.rung is Rung.EVIDENCE_WARRANTED  # the judge wrote it; no judge checked it
+    assert result.verdicts[0].claim.evidence == stale.evidence
     assert result.label is Label.EVIDENCE_LINKED_PARTIAL
+    assert result.method is Method.JUDGE
+
+
+@pytest.mark.parametrize(
+    "rewrite",
+    [
+        pytest.param("The returns page describes a 90-day window.", id="anchor failure"),
+        pytest.param("The returns page is stale and confusing.", id="still undecided"),
+    ],
+)
+def test_a_rewrite_the_checks_do_not_settle_is_withheld(rewrite: str) -> None:
+    judge = ScriptedJudge([each("unsupported", rewrite)])
+    result = ask(deps_with(Answer(claims=[DECIDED, STALE]), judge=judge, mode="auto"))
+
+    assert [p.text for p in result.posted] == [DECIDED.text]
+    assert rewrite not in render_text(result)
+    assert any(r.startswith("rewrite rejected") for r in result.withheld[0].reasons)
 
 
 def test_judge_cannot_rescue_an_anchor_failure() -> None:
     wrong = FABRICATIONS["wrong number"]
-    judge = ScriptedJudge(
-        [JudgeVerdict(verdict="supported", rewrite="Revenue was $415.5M in FY2025.")], repeat=True
-    )
+    judge = ScriptedJudge([each("supported", "Revenue was $415.5M in FY2025.")], repeat=True)
     result = ask(deps_with(Answer(claims=[wrong]), judge=judge, mode="always"))
 
     assert result.posted == []
     assert "415.5" not in render_text(result)
+
+
+@pytest.mark.parametrize("judge", [None, ScriptedJudge([each("supported")])])
+def test_without_a_judge_anchored_undecided_claims_are_posted_marked_unanchored_withheld(
+    judge: ScriptedJudge | None,
+) -> None:
+    chosen = fact("Their CRM is HubSpot, chosen years ago.", "vendors.crm")
+    verdict = verify_claim(chosen, REPORTS.get(NW))
+    assert verdict.supported and verdict.undecided  # its one name is warranted
+    result = ask(deps_with(Answer(claims=[DECIDED, chosen, STALE]), judge=judge, mode="never"))
+
+    assert judge is None or judge.requests == []
+    assert [(p.text, p.rung, p.unchecked) for p in result.posted] == [
+        (DECIDED.text, Rung.EVIDENCE_WARRANTED, False),
+        (chosen.text, Rung.ANCHOR_WARRANTED, True),
+    ]
+    assert [w.claim for w in result.withheld] == [STALE]
+    assert result.audit is not None and result.audit.unchecked == 1
+    text = render_text(result)
+    assert f"chosen years ago. [2] {UNCHECKED_MARK}" in text and text.count(UNCHECKED_MARK) == 1
+    assert "1 statement withheld" in text
 
 
 # --- model failures ---------------------------------------------------------------------

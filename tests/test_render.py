@@ -24,6 +24,7 @@ from prism_slack.render import (
     render_ephemeral,
     render_text,
 )
+from prism_slack.render.view import UNCHECKED_MARK
 from prism_slack.verdict import Label, Method, Rung
 
 WHERE = Conversation(team="T1", channel="C1", thread="1700000000.000100")
@@ -344,3 +345,18 @@ def test_ephemeral_reply_is_defanged() -> None:
     message = render_ephemeral("Usage: `/prism bind <company>` — tell @here")
     assert message_problems(message.text, message.blocks) == []
     assert message.blocks[0]["text"]["text"].startswith("Usage: `/prism bind &lt;company&gt;`")
+
+
+def test_a_claim_posted_without_the_entailment_check_it_needed_says_so() -> None:
+    unchecked = PostedClaim(
+        text="Their CRM is HubSpot, chosen years ago.",
+        kind="fact",
+        citations=[2],
+        rung=Rung.ANCHOR_WARRANTED,
+        unchecked=True,
+    )
+    checked = fact("Their CRM is HubSpot.", 2)
+    result = answered([checked, unchecked], Label.EVIDENCE_LINKED)
+    for text in (render_text(result), str(render_blocks(result).blocks)):
+        assert text.count(UNCHECKED_MARK) == 1
+        assert text.index(UNCHECKED_MARK) > text.index("chosen years ago")

@@ -38,7 +38,7 @@ from prism_slack.slack.app import build_app
 from prism_slack.slack.server import build_wsgi_app
 from prism_slack.state import keys
 from prism_slack.state.redis_store import memory_store, open_state_store
-from prism_slack.testing.fake_gemini import FakeGemini
+from prism_slack.testing.fake_gemini import FakeGemini, FakeResponse
 from prism_slack.testing.fake_slack import FakeSlack
 from prism_slack.testing.redis_server import RedisServer
 from prism_slack.testing.slack_delivery import (
@@ -236,13 +236,15 @@ def test_no_secret_reaches_any_log_line(
                         "evidence": ["financials.membership_arr_usd"],
                     },
                     {
-                        "text": "Their team is stretched.",
+                        "text": "The returns page is stale.",  # undecided: judged
                         "kind": "fact",
-                        "evidence": ["stakeholders[0].notes"],
+                        "evidence": ["findings[5].title"],
                     },
                 ]
             }
-        ).answer({"verdict": "unsupported"}).error(401, message="API key not valid.")
+        ).enqueue(FakeResponse.verdicts({"c2": "unsupported"})).error(
+            401, message="API key not valid."
+        )
         with (
             GeminiClient.from_settings(settings, max_attempts=1) as client,
             SlackHarness(redis_url, fake=fake, model=GeminiAnswerModel(client)) as harness,

@@ -38,7 +38,7 @@ from bench.load.watch import HostStats  # noqa: E402
 from prism_slack.claims import Answer, answer_json_schema  # noqa: E402
 from prism_slack.cli import build_parser  # noqa: E402
 from prism_slack.cli.serve_cmd import create_wsgi_app  # noqa: E402
-from prism_slack.ports import HistoryTurn, JudgeVerdict  # noqa: E402
+from prism_slack.ports import HistoryTurn, judge_json_schema  # noqa: E402
 from prism_slack.render.blocks import FEEDBACK_BLOCK_ID  # noqa: E402
 from prism_slack.reports.store import FileReportStore  # noqa: E402
 from prism_slack.settings import Settings  # noqa: E402
@@ -181,7 +181,7 @@ def gemini_body(schema: dict[str, Any], text: str) -> dict[str, Any]:
             False,
             'Say "hi" Inc',
         ),
-        (gemini_body(JudgeVerdict.model_json_schema(), "claim: …"), True, None),
+        (gemini_body(judge_json_schema(["c1"]), "CLAIM c1 (fact): …"), True, None),
         (gemini_body(answer_json_schema(), "no report here"), False, None),
         ({"unexpected": True}, False, None),
     ],

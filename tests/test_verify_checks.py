@@ -11,7 +11,6 @@ from prism_slack.claims import Answer, Claim
 from prism_slack.reports.model import Report, build_report
 from prism_slack.verdict import Check, ClaimVerdict, Rung
 from prism_slack.verify import check_parses, promote, undecided, verify_answer, verify_claim
-from prism_slack.verify.attributes import needed
 from prism_slack.verify.checks import (
     MAX_POINTERS,
     ClaimContext,
@@ -276,10 +275,24 @@ def test_coaching_words_are_advice_but_its_numbers_are_bound(acme: Report) -> No
 
 
 @pytest.mark.parametrize(
-    ("total", "need"), [(0, 0), (1, 1), (2, 1), (3, 2), (4, 3), (5, 3), (10, 6)]
+    ("text", "evidence", "unsettled"),
+    [
+        ("Mobile checkout is slow.", ("findings[0].title",), False),  # all found: settled
+        ("Mobile checkout is slow and ugly.", ("findings[0].title",), True),  # a word not found
+        ("Mobile checkout is never slow.", ("findings[0].title",), True),  # a negation
+        ("Mobile checkout is always slow.", ("findings[0].title",), True),  # a generalisation
+        ("Checkout takes 2.9 s on mobile.", ("findings[0].detail",), False),  # all found
+        ("Checkout takes 2.9 s, a pain for shoppers.", ("findings[0].detail",), True),
+        ("Their CRM is HubSpot.", ("vendors.crm",), False),
+        ("Their CRM is HubSpot, loved by sellers.", ("vendors.crm",), True),
+    ],
 )
-def test_content_threshold(total: int, need: int) -> None:
-    assert needed(total) == need
+def test_unfound_wording_leaves_a_supported_claim_undecided(
+    acme: Report, text: str, evidence: tuple[str, ...], unsettled: bool
+) -> None:
+    verdict = verify_claim(fact(text, *evidence), acme)
+    assert verdict.supported, verdict.reasons
+    assert verdict.undecided is unsettled
 
 
 # --- evaluate, rungs, undecided, promote ---------------------------------------------------
@@ -330,10 +343,11 @@ def test_rungs(acme: Report, claim: Claim, rung: Rung, supported: bool) -> None:
 @pytest.mark.parametrize(
     ("claim", "expected"),
     [
-        (fact("Checkout is slow on mobile.", "findings[0].title"), True),  # nothing to anchor
+        (fact("Checkout is slow on mobile.", "findings[0].title"), False),  # every word found
+        (fact("Checkout is slow and ugly on mobile.", "findings[0].title"), True),  # one not found
         (fact("Their CRM is HubSpot.", "vendors.crm"), False),  # a name anchors it
         (fact("Revenue is $4.1M.", "financials.revenue_usd"), False),  # a number anchors it
-        (fact("Churn is 3.66%.", "metrics.trial_conversion_pct"), True),  # only check 7 failed
+        (fact("Churn is 3.66%.", "metrics.trial_conversion_pct"), False),  # check 7 failed
         (fact("Revenue is $9M.", "financials.revenue_usd"), False),  # anchor failure
         (fact("Their CRM is Salesforce.", "vendors.crm"), False),  # entity failure
         (fact("Their CRM is HubSpot.", "vendors.nope"), False),  # linking failure
@@ -342,7 +356,11 @@ def test_rungs(acme: Report, claim: Claim, rung: Rung, supported: bool) -> None:
     ],
 )
 def test_undecided(acme: Report, claim: Claim, expected: bool) -> None:
-    assert undecided(verify_claim(claim, acme), acme) is expected
+    verdict = verify_claim(claim, acme)
+    assert verdict.undecided is expected
+    assert undecided(verdict, acme) is expected
+    if verdict.undecided:
+        assert verdict.supported and verdict.rung is Rung.ANCHOR_WARRANTED
 
 
 def test_promote_only_a_supported_linked_verdict(acme: Report) -> None:

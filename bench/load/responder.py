@@ -5,8 +5,8 @@ An answer request (its ``responseJsonSchema`` is the claim contract) gets, after
 line names: one fact citing ``financials.revenue_usd`` of that report, written the way the
 verifier accepts it (``Revenue was $412.5M.``), and a coaching claim. With probability
 ``judge_share`` the answer also carries a finding title as a fact with nothing to anchor,
-which the app (``PRISM_JUDGE=auto``) sends to the judge. A judge request (its schema has a
-``verdict`` property) gets ``{"verdict": "supported"}`` after ``delay_s``.
+which the app (``PRISM_JUDGE=auto``) sends to the judge. A judge request (its schema asks
+for ``verdicts``) gets "supported" for every claim it holds after ``delay_s``.
 
 ``company_answers`` builds those answers from the report store and checks them with the
 app's own verifier first, so the bench never measures answers that the app would withhold.
@@ -24,8 +24,8 @@ from typing import Any
 
 from prism_slack.claims import ABSENT_TEXT, Answer, Claim
 from prism_slack.reports.model import Report
-from prism_slack.testing.fake_gemini import FakeResponse, RecordedRequest
-from prism_slack.verify import undecided, verify_answer
+from prism_slack.testing.fake_gemini import FakeResponse, RecordedRequest, judge_claims
+from prism_slack.verify import verify_answer
 
 REVENUE_PATH = "financials.revenue_usd"
 COACHING = "Ask who owns the budget for fixing this."
@@ -68,11 +68,11 @@ def company_answer(report: Report) -> CompanyAnswer:
         title = report.evidence.leaf(f"findings[{i}].title")
         if title is None:
             break
-        claim = Claim(
-            text=str(title.value).rstrip(".") + ".", kind="fact", evidence=[f"findings[{i}].title"]
-        )
+        # Wording the title does not hold leaves the claim undecided, so ``auto`` judges it.
+        text = str(title.value).rstrip(".") + ", a real worry."
+        claim = Claim(text=text, kind="fact", evidence=[f"findings[{i}].title"])
         [verdict] = verify_answer(Answer(claims=[claim]), report)
-        if verdict.supported and undecided(verdict, report):
+        if verdict.supported and verdict.undecided:
             return CompanyAnswer(claims=claims, judged=claim)
     raise ValueError(f"{report.slug}: no finding title the judge would be asked about")
 
@@ -83,10 +83,10 @@ def company_answers(reports: list[Report]) -> dict[str, CompanyAnswer]:
 
 
 def is_judge_request(body: Any) -> bool:
-    """A judge request asks for a ``JudgeVerdict`` (its schema has ``verdict``)."""
+    """A judge request asks for ``verdicts`` (one per claim) in its schema."""
     try:
         schema = body["generationConfig"]["responseJsonSchema"]
-        return "verdict" in schema.get("properties", {})
+        return "verdicts" in schema.get("properties", {})
     except (KeyError, TypeError, AttributeError):
         return False
 
@@ -125,7 +125,8 @@ class BenchResponder:
     def __call__(self, request: RecordedRequest) -> FakeResponse:
         if is_judge_request(request.body):
             self._count("judge")
-            return FakeResponse.answer({"verdict": "supported"}, delay_s=self.delay_s)
+            ids = judge_claims(request) or {}
+            return FakeResponse.verdicts(dict.fromkeys(ids, "supported"), delay_s=self.delay_s)
         company = prompt_company(request.body)
         answer = self.answers.get(company or "")
         if answer is None:

@@ -19,10 +19,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from prism_slack.claims import Answer, Claim
-from prism_slack.llm.scripted import ScriptedJudge, ScriptedModel
+from prism_slack.llm.scripted import ScriptedJudge, ScriptedModel, each
 from prism_slack.pipeline.result import TurnResult
 from prism_slack.pipeline.turn import TurnDeps, run_turn
-from prism_slack.ports import Conversation, JudgeVerdict, ReportStore
+from prism_slack.ports import Conversation, ReportStore
 from prism_slack.render.text import render_text
 from prism_slack.reports.model import Report
 from prism_slack.state.redis_store import memory_store
@@ -169,7 +169,7 @@ def run_pipeline(
             reports=store,
             state=memory_store(),
             model=ScriptedModel(answers, name="sweep-scripted"),
-            judge=ScriptedJudge([JudgeVerdict(verdict="supported")], repeat=True),
+            judge=ScriptedJudge([each("supported")], repeat=True),
             judge_mode=mode,
             playbook_text=playbook_text,
             vocabulary=vocabulary,

@@ -186,7 +186,7 @@ def _example(case: Case, checked: Checked | None, turns: Sequence[Turn]) -> Json
             else {
                 "supported": checked.verdict.supported,
                 "rung": checked.verdict.rung.value,
-                "reasons": list(checked.verdict.reasons),
+                "reasons": [str(r) for r in checked.verdict.reasons],
             }
         )
     if turns:

@@ -123,7 +123,7 @@ def as_json(report: Report, verdicts: list[ClaimVerdict], label: Label) -> dict[
                 "evidence": list(v.claim.evidence),
                 "rung": v.rung.value,
                 "supported": v.supported,
-                "reasons": list(v.reasons),
+                "reasons": [str(r) for r in v.reasons],
             }
             for v in verdicts
         ],

@@ -2,7 +2,7 @@
 
 Both send one ``generateContent`` request per attempt: the prompt's system text as the
 system instruction, its user text as the contents, JSON output held to a schema (the claim
-contract, or ``JudgeVerdict``) — and no tools of any kind (L2). Every reply's
+contract, or ``JudgeAnswer``) — and no tools of any kind (L2). Every reply's
 ``usage_metadata`` (prompt, cached, output and thinking tokens) goes on the call's log line
 and, for answers, into the audit record.
 
@@ -49,7 +49,14 @@ from prism_slack.errors import (
     ModelTimeout,
 )
 from prism_slack.lifecycle import Closeable
-from prism_slack.ports import AnswerRequest, JudgeRequest, JudgeVerdict, Prompt, TokenUsage
+from prism_slack.ports import (
+    AnswerRequest,
+    JudgeAnswer,
+    JudgeRequest,
+    Prompt,
+    TokenUsage,
+    judge_json_schema,
+)
 from prism_slack.settings import Settings, ThinkingLevel
 
 logger = logging.getLogger(__name__)
@@ -350,17 +357,18 @@ class GeminiAnswerModel:
 
 
 class GeminiJudge:
-    """``Judge`` on Gemini: the reply must be a ``JudgeVerdict``."""
+    """``Judge`` on Gemini: one request per turn, the reply a ``JudgeAnswer`` held to a
+    schema that names the request's claim ids."""
 
     def __init__(self, client: GeminiClient) -> None:
         self.client = client
         self.name = client.model
-        self._schema = JudgeVerdict.model_json_schema()
 
-    def judge(self, request: JudgeRequest) -> JudgeVerdict:
-        text = self.client.generate_json("judge", request.prompt, self._schema)
+    def judge(self, request: JudgeRequest) -> JudgeAnswer:
+        schema = judge_json_schema(request.ids)
+        text = self.client.generate_json("judge", request.prompt, schema)
         try:
-            return JudgeVerdict.model_validate_json(text)
+            return JudgeAnswer.model_validate_json(text)
         except ValidationError as e:
             problems = "; ".join(
                 f"{'.'.join(str(p) for p in err['loc']) or 'verdict'}: {err['msg']}"

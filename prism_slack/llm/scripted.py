@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable
-from typing import TypeVar
+from typing import Literal, TypeVar
 
 from prism_slack.claims import Answer, parse_answer
 from prism_slack.errors import AnswerParseError, ModelError, ModelOutputError
-from prism_slack.ports import AnswerRequest, JudgeRequest, JudgeVerdict
+from prism_slack.ports import AnswerRequest, JudgeAnswer, JudgeRequest, JudgeVerdict
 
 AnswerStep = Answer | str | dict[str, object] | Exception
-JudgeStep = JudgeVerdict | Exception
+JudgeStep = JudgeAnswer | JudgeVerdict | Exception
 T = TypeVar("T")
 
 
@@ -49,7 +49,12 @@ class ScriptedModel:
 
 
 class ScriptedJudge:
-    """A ``Judge`` that replays verdicts (or exceptions) in order; see ``ScriptedModel``."""
+    """A ``Judge`` that replays steps in order, one per request; see ``ScriptedModel``.
+
+    A ``JudgeAnswer`` step is returned as is (so a test can send a wrong or missing id);
+    a ``JudgeVerdict`` step (see ``each``) is that verdict for every claim of the request,
+    under each claim's id; an exception is raised.
+    """
 
     def __init__(
         self, steps: Iterable[JudgeStep], *, name: str = "scripted-judge", repeat: bool = False
@@ -60,13 +65,22 @@ class ScriptedJudge:
         self._lock = threading.Lock()
         self.requests: list[JudgeRequest] = []
 
-    def judge(self, request: JudgeRequest) -> JudgeVerdict:
+    def judge(self, request: JudgeRequest) -> JudgeAnswer:
         with self._lock:
             self.requests.append(request)
             step = _next(self._steps, self._repeat, self.name)
         if isinstance(step, Exception):
             raise step
-        return step
+        if isinstance(step, JudgeAnswer):
+            return step
+        return JudgeAnswer(verdicts=[step.model_copy(update={"id": i}) for i in request.ids])
+
+
+def each(
+    verdict: Literal["supported", "unsupported", "contradicted"], rewrite: str | None = None
+) -> JudgeVerdict:
+    """A ``ScriptedJudge`` step: ``verdict`` (and ``rewrite``) for every claim it is sent."""
+    return JudgeVerdict(id="*", verdict=verdict, rewrite=rewrite)
 
 
 def _next(steps: list[T], repeat: bool, name: str) -> T:

@@ -8,6 +8,8 @@ verifier lets every ``absent`` claim pass, so its own text must never carry a fa
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
+
 from prism_slack.claims import ABSENT_TEXT
 from prism_slack.evidence import canonical_path
 from prism_slack.pipeline.result import Footnote, PostedClaim
@@ -18,8 +20,14 @@ FOOTNOTE_VALUE_CHARS = 300
 
 
 def compose(
-    verdicts: list[ClaimVerdict], rewritten: set[int], report: Report
+    verdicts: list[ClaimVerdict],
+    report: Report,
+    *,
+    rewritten: AbstractSet[int] = frozenset(),
+    unchecked: AbstractSet[int] = frozenset(),
 ) -> tuple[list[PostedClaim], list[Footnote]]:
+    """Posted claims and footnotes for ``verdicts``; ``rewritten`` and ``unchecked`` are
+    indexes into ``verdicts`` (judge rewrites; undecided claims no judge saw)."""
     numbers: dict[str, int] = {}
     footnotes: list[Footnote] = []
     posted: list[PostedClaim] = []
@@ -47,6 +55,7 @@ def compose(
                 citations=cites,
                 rung=verdict.rung,
                 rewritten=i in rewritten,
+                unchecked=i in unchecked,
             )
         )
     return posted, footnotes

@@ -1,10 +1,21 @@
-"""Judge-rewrite (DESIGN §7), failing closed.
+"""Judge-rewrite (DESIGN §7): one judge call per turn at most, failing closed.
 
-The judge sees one claim and only its cited values. It may confirm a claim the hard
-checks passed (→ ENTAILMENT-VERIFIED), or offer a rewrite that cites the same fields —
-which goes through the deterministic verifier again, so the judge can repair but never
-rescue a claim the checks reject. A judge error or bad output withholds the claim.
-Claims that fail the hard checks and are not repaired are withheld with their reasons.
+Only claims the hard checks *support* are ever sent: a failed claim (an anchor failure,
+checks 5 and 6, or a positive attribute swap, check 7) is withheld and never rescued.
+
+- ``auto`` sends the *undecided* claims (``ClaimVerdict.undecided``: nothing anchored, or
+  wording not all found in the cited values); a claim whose content words are all found
+  needs no judge. ``always`` sends every supported fact too. Either way every claim of
+  the turn goes in ONE request, each fenced with only its own cited values.
+- The judge answers one verdict per claim id. "supported" posts the claim at
+  ENTAILMENT-VERIFIED (``verify.promote``). A rewrite keeps the claim's fields and goes
+  through the deterministic verifier again; it is posted only when the checks settle it.
+  Anything else withholds the claim.
+- A judge error, timeout or invalid reply (including a missing, extra or repeated id)
+  withholds every claim of the request.
+- Without a judge (offline, ``never``) an undecided claim whose numbers and names are all
+  warranted is posted at its honest rung (ANCHOR-WARRANTED) and marked as not
+  entailment-checked; an undecided claim with nothing anchored is withheld.
 """
 
 from __future__ import annotations
@@ -14,16 +25,29 @@ import time
 from dataclasses import dataclass, field
 
 from prism_slack.claims import Claim
-from prism_slack.errors import ModelError
+from prism_slack.errors import ModelError, ModelOutputError
 from prism_slack.evidence import Leaf
 from prism_slack.pipeline.inject import judge_prompt
-from prism_slack.ports import Judge, JudgeRequest, JudgeVerdict, ModelCall, WithheldClaim
+from prism_slack.ports import (
+    Judge,
+    JudgeItem,
+    JudgeRequest,
+    JudgeVerdict,
+    ModelCall,
+    WithheldClaim,
+)
 from prism_slack.reports.model import Report
 from prism_slack.settings import JudgeMode
 from prism_slack.verdict import ClaimVerdict
-from prism_slack.verify import promote, undecided, verify_claim
+from prism_slack.verify import promote, verify_claim
+from prism_slack.verify.checks import ClaimContext
 
 logger = logging.getLogger(__name__)
+
+UNANCHORED_UNJUDGED = (
+    "no judge: the checks cannot settle this claim, and nothing in it (no number, date or "
+    "name) is anchored to a cited value"
+)
 
 
 @dataclass
@@ -35,48 +59,64 @@ class Judged:
     """Indexes into ``posted`` of claims that are judge rewrites."""
     judged: set[int] = field(default_factory=set)
     """Indexes into ``posted`` of claims a judge confirmed or rewrote."""
+    unchecked: set[int] = field(default_factory=set)
+    """Indexes into ``posted`` of undecided claims posted without a judge (anchored only)."""
     withheld: list[WithheldClaim] = field(default_factory=list)
     calls: list[ModelCall] = field(default_factory=list)
 
 
-def should_judge(verdict: ClaimVerdict, report: Report, mode: JudgeMode) -> bool:
-    """``always``: every fact; ``auto``: only where the hard checks cannot decide."""
-    if mode == "never" or verdict.claim.kind == "absent":
+def should_judge(verdict: ClaimVerdict, mode: JudgeMode) -> bool:
+    """``auto``: the supported claims the checks leave undecided; ``always``: those and
+    every supported fact. Never a failed claim: the judge cannot rescue one."""
+    if mode == "never" or not verdict.supported or verdict.claim.kind == "absent":
         return False
-    if mode == "always":
-        return verdict.claim.kind == "fact" or undecided(verdict, report)
-    return undecided(verdict, report)
+    return verdict.undecided or (mode == "always" and verdict.claim.kind == "fact")
 
 
 def judge_rewrite(
     verdicts: list[ClaimVerdict],
     report: Report,
+    *,
     judge: Judge | None,
     mode: JudgeMode,
     allowed: frozenset[str],
 ) -> Judged:
+    """Judge what ``mode`` sends (one call at most), then sort every verdict into posted
+    and withheld, in order."""
     out = Judged()
-    for verdict in verdicts:
-        if judge is None or not should_judge(verdict, report, mode):
-            _settle(out, verdict)
-            continue
-        cited = _cited(verdict.claim, report)
+    sent = [i for i, v in enumerate(verdicts) if should_judge(v, mode)] if judge else []
+    answers: dict[int, JudgeVerdict] = {}
+    failure = ""
+    if judge is not None and sent:
+        items = [
+            JudgeItem(_id(i), verdicts[i].claim, _cited(verdicts[i].claim, report)) for i in sent
+        ]
         try:
-            answer = _call(judge, verdict.claim, cited, out.calls)
+            by_id = _call(judge, items, out.calls)
+            answers = {i: by_id[_id(i)] for i in sent}
         except ModelError as e:
-            out.withheld.append(
-                WithheldClaim(claim=verdict.claim, reasons=[f"judge: unavailable ({e})"])
-            )
-            continue
-        _apply(out, verdict, answer, report, allowed)
+            failure = f"judge: unavailable ({e})"
+    for i, verdict in enumerate(verdicts):
+        if not verdict.supported:
+            out.withheld.append(WithheldClaim(claim=verdict.claim, reasons=verdict.reasons))
+        elif i in answers:
+            _apply(out, verdict, answers[i], report, allowed)
+        elif i in sent:  # sent, but the judge gave no usable answer
+            out.withheld.append(WithheldClaim(claim=verdict.claim, reasons=[failure]))
+        elif verdict.undecided:
+            _unjudged(out, verdict, report, allowed)
+        else:
+            out.posted.append(verdict)
     return out
 
 
-def _settle(out: Judged, verdict: ClaimVerdict) -> None:
-    if verdict.supported:
+def _unjudged(out: Judged, verdict: ClaimVerdict, report: Report, allowed: frozenset[str]) -> None:
+    """An undecided claim no judge saw: posted at its rung when anchored, else withheld."""
+    if ClaimContext(verdict.claim, report, allowed).anchored:
+        out.unchecked.add(len(out.posted))
         out.posted.append(verdict)
     else:
-        out.withheld.append(WithheldClaim(claim=verdict.claim, reasons=verdict.reasons))
+        out.withheld.append(WithheldClaim(claim=verdict.claim, reasons=[UNANCHORED_UNJUDGED]))
 
 
 def _apply(
@@ -86,7 +126,7 @@ def _apply(
     report: Report,
     allowed: frozenset[str],
 ) -> None:
-    if answer.verdict == "supported" and verdict.supported:
+    if answer.verdict == "supported":
         out.judged.add(len(out.posted))
         out.posted.append(promote(verdict))
         return
@@ -94,15 +134,21 @@ def _apply(
     if rewrite and rewrite != verdict.claim.text:
         claim = verdict.claim.model_copy(update={"text": rewrite})
         again = verify_claim(claim, report, allowed=allowed)
-        if again.supported:
+        if again.supported and not again.undecided:
             out.judged.add(len(out.posted))
             out.rewritten.add(len(out.posted))
             out.posted.append(again)
             return
-        reasons = [*verdict.reasons, *(f"rewrite rejected: {r}" for r in again.reasons)]
+        why = [str(r) for r in again.reasons] or ["the checks cannot settle it"]
+        reasons = [f"judge: {answer.verdict}", *(f"rewrite rejected: {r}" for r in why)]
     else:
-        reasons = [*verdict.reasons, f"judge: {answer.verdict}"]
+        reasons = [f"judge: {answer.verdict}"]
     out.withheld.append(WithheldClaim(claim=verdict.claim, reasons=reasons))
+
+
+def _id(index: int) -> str:
+    """A claim's id in the judge request: its position in the answer (``c1`` is the first)."""
+    return f"c{index + 1}"
 
 
 def _cited(claim: Claim, report: Report) -> list[Leaf]:
@@ -112,20 +158,34 @@ def _cited(claim: Claim, report: Report) -> list[Leaf]:
     return leaves
 
 
-def _call(judge: Judge, claim: Claim, cited: list[Leaf], calls: list[ModelCall]) -> JudgeVerdict:
+def _call(judge: Judge, items: list[JudgeItem], calls: list[ModelCall]) -> dict[str, JudgeVerdict]:
+    """The judge's verdicts by id; ``ModelError`` unless there is exactly one per item."""
     started = time.perf_counter()
     try:
-        answer = judge.judge(
-            JudgeRequest(claim=claim, cited=cited, prompt=judge_prompt(claim, cited))
-        )
+        answer = judge.judge(JudgeRequest(items=items, prompt=judge_prompt(items)))
+        by_id = _by_id(answer.verdicts, [item.id for item in items])
     except ModelError as e:
-        calls.append(_record(judge, started, ok=False, error=type(e).__name__))
+        calls.append(_record(judge, started, len(items), ok=False, error=type(e).__name__))
         raise
-    calls.append(_record(judge, started, ok=True))
-    return answer
+    calls.append(_record(judge, started, len(items), ok=True))
+    return by_id
 
 
-def _record(judge: Judge, started: float, *, ok: bool, error: str | None = None) -> ModelCall:
+def _by_id(verdicts: list[JudgeVerdict], ids: list[str]) -> dict[str, JudgeVerdict]:
+    by_id = {v.id: v for v in verdicts}
+    if len(by_id) != len(verdicts) or set(by_id) != set(ids):
+        raise ModelOutputError(
+            f"judge verdicts do not match the claims: sent {sorted(ids)}, "
+            f"got {[v.id for v in verdicts]}"
+        )
+    return by_id
+
+
+def _record(
+    judge: Judge, started: float, claims: int, *, ok: bool, error: str | None = None
+) -> ModelCall:
     latency = (time.perf_counter() - started) * 1000
-    logger.info("judge call model=%s ok=%s latency_ms=%.1f", judge.name, ok, latency)
+    logger.info(
+        "judge call model=%s claims=%d ok=%s latency_ms=%.1f", judge.name, claims, ok, latency
+    )
     return ModelCall(role="judge", model=judge.name, ok=ok, latency_ms=latency, error=error)

@@ -43,6 +43,9 @@ class PostedClaim(BaseModel):
     citations: list[int]
     rung: Rung
     rewritten: bool = False
+    unchecked: bool = False
+    """Posted without the entailment check its wording needed (no judge ran): only its
+    numbers and names are warranted (ANCHOR-WARRANTED). The reply says so."""
 
 
 class TurnResult(BaseModel):

@@ -173,10 +173,14 @@ def _answer_turn(
     with timer.stage("verify"):
         verdicts = verify_answer(answer, report, allowed=deps.vocabulary)
     with timer.stage("judge"):
-        judged = judge_rewrite(verdicts, report, deps.judge, deps.judge_mode, deps.vocabulary)
+        judged = judge_rewrite(
+            verdicts, report, judge=deps.judge, mode=deps.judge_mode, allowed=deps.vocabulary
+        )
     calls += judged.calls
     with timer.stage("compose"):
-        posted, footnotes = compose(judged.posted, judged.rewritten, report)
+        posted, footnotes = compose(
+            judged.posted, report, rewritten=judged.rewritten, unchecked=judged.unchecked
+        )
         label = answer_label(judged.posted, altered=bool(judged.withheld or judged.rewritten))
         method = Method.JUDGE if judged.judged else Method.DETERMINISTIC
         if not posted:
@@ -186,6 +190,7 @@ def _answer_turn(
             "verdicts": verdicts,
             "withheld": judged.withheld,
             "rewritten": len(judged.rewritten),
+            "unchecked": len(judged.unchecked),
             "label": label,
             "method": method,
             "model_calls": calls,

@@ -44,6 +44,7 @@ from prism_slack.render.view import (
     HEADER_SEPARATOR,
     NO_ANSWER_TEXT,
     REWORDED_MARK,
+    UNCHECKED_MARK,
     View,
     ViewLine,
     build_view,
@@ -216,6 +217,8 @@ def _claim(line: ViewLine, view: View) -> str:
         text += _NBSP + "".join(f"[{n}]" for n in line.citations)
     if line.rewritten:
         text += f" _{REWORDED_MARK}_"
+    if line.unchecked:
+        text += f" _{UNCHECKED_MARK}_"
     return text
 
 

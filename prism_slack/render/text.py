@@ -16,6 +16,7 @@ from prism_slack.render.view import (
     HEADER_SEPARATOR,
     NO_ANSWER_TEXT,
     REWORDED_MARK,
+    UNCHECKED_MARK,
     View,
     ViewLine,
     build_view,
@@ -86,6 +87,8 @@ def _claim_line(line: ViewLine, paint: Style, view: View) -> str:
         text += " " + paint("".join(f"[{n}]" for n in line.citations), _CYAN)
     if line.rewritten:
         text += " " + paint(REWORDED_MARK, _DIM)
+    if line.unchecked:
+        text += " " + paint(UNCHECKED_MARK, _DIM)
     return text
 
 

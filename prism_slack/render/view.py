@@ -27,6 +27,9 @@ HEADER_SEPARATOR = " · "
 NO_ANSWER_TEXT = "No verified answer to show."
 COACHING_TITLE = "Coaching"
 REWORDED_MARK = "(reworded)"
+UNCHECKED_MARK = "(wording not checked)"
+"""Marks a claim posted without the entailment check its wording needed: only its numbers
+and names were checked against the report (no judge ran)."""
 EMPTY_VALUE = "(empty)"
 
 _DEFAULT_MESSAGES = {
@@ -47,6 +50,7 @@ class ViewLine(BaseModel):
     kind: ClaimKind
     citations: list[int]
     rewritten: bool = False
+    unchecked: bool = False
 
     def shown(self, footnotes: list[Footnote]) -> str:
         """The text with a score bar before a cited ``score/max`` (``4/10`` →
@@ -234,6 +238,7 @@ def _line(claim: PostedClaim) -> ViewLine:
         kind=claim.kind,
         citations=list(claim.citations),
         rewritten=claim.rewritten,
+        unchecked=claim.unchecked,
     )
 
 

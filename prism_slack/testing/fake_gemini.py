@@ -21,6 +21,12 @@ the same model shared (the service's implicit prefix cache), when that prefix re
 A bench can answer every request after one second:
 
     FakeGemini(default=lambda request: FakeResponse.answer(payload, delay_s=1.0))
+
+Judge requests (the batched judge schema: one verdict per claim id) can be answered per
+claim, here "supported" for every claim that mentions HubSpot:
+
+    FakeGemini(default=judge_responder(lambda text: "supported" if "HubSpot" in text
+                                       else "unsupported"))
 """
 
 from __future__ import annotations
@@ -42,6 +48,7 @@ from prism_slack.lifecycle import Closeable
 from prism_slack.testing.http import BackgroundHTTPServer
 
 API_KEY_HEADER = "x-goog-api-key"
+_JUDGE_CLAIM = re.compile(r"^CLAIM (?P<id>\S+) \((?P<kind>\w+)\): (?P<text>.*)$", re.MULTILINE)
 _PATH = re.compile(r"^/(?P<version>[^/]+)/models/(?P<model>[^/:]+):generateContent$")
 _MODEL_PATH = re.compile(r"^/(?P<version>[^/]+)/models/(?P<model>[^/:]+)$")
 CHARS_PER_TOKEN = 4
@@ -142,6 +149,12 @@ class FakeResponse:
         return cls(status=status, body={"error": error}, headers=headers, delay_s=delay_s)
 
     @classmethod
+    def verdicts(cls, verdicts: dict[str, str], *, delay_s: float = 0.0) -> FakeResponse:
+        """A judge reply: claim id → "supported" / "unsupported" / "contradicted"."""
+        payload = {"verdicts": [{"id": i, "verdict": v} for i, v in verdicts.items()]}
+        return cls.answer(payload, delay_s=delay_s)
+
+    @classmethod
     def blocked(
         cls, reason: str = "SAFETY", *, stage: Literal["prompt", "candidate"] = "prompt"
     ) -> FakeResponse:
@@ -169,6 +182,36 @@ Responder = Callable[[RecordedRequest], FakeResponse]
 @dataclass(frozen=True)
 class _Pause:
     seconds: float
+
+
+def judge_claims(request: RecordedRequest) -> dict[str, str] | None:
+    """For a judge request (its schema asks for ``verdicts``): claim id → claim text, as
+    the prompt fences them. ``None`` for any other request."""
+    body = request.body if isinstance(request.body, dict) else {}
+    schema = (body.get("generationConfig") or {}).get("responseJsonSchema") or {}
+    if "verdicts" not in (schema.get("properties") or {}):
+        return None
+    texts = [
+        part.get("text", "")
+        for content in body.get("contents") or []
+        for part in content.get("parts") or []
+    ]
+    return {m["id"]: m["text"] for m in _JUDGE_CLAIM.finditer("\n".join(texts))}
+
+
+def judge_responder(
+    decide: Callable[[str], str], *, otherwise: Responder | None = None
+) -> Responder:
+    """A responder that answers each judge request with ``decide(claim text)`` for every
+    claim of it, and hands any other request to ``otherwise`` (by default a 500)."""
+
+    def respond(request: RecordedRequest) -> FakeResponse:
+        claims = judge_claims(request)
+        if claims is None:
+            return (otherwise or _default_responder)(request)
+        return FakeResponse.verdicts({i: decide(text) for i, text in claims.items()})
+
+    return respond
 
 
 def _default_responder(request: RecordedRequest) -> FakeResponse:

@@ -1,30 +1,59 @@
 """The deterministic verifier (DESIGN §6): pure functions of (claim, cited evidence, report).
 
 No model client, no network, no clock, no randomness. Each hard check is a named function
-in ``checks``; every failure is a reason string that starts with its check's slug.
+in ``checks``; every failure is a typed ``verdict.Reason`` naming its check.
+
+The rules, in short (each module's docstring has the detail):
+
+- **5 anchor warrant** (``anchors``, grammar in ``numbers``): every number, percent,
+  amount, date, period, score and record string matches a cited value to the precision
+  shown. Units and scale come from field names too (``_usd``, ``_pct``, ``_days``,
+  ``_millions``); number words (text2num), shares (``seven in ten``, ``a third``,
+  ``half``), ``a dozen``; bounds and hedges point the right way; direction words in the
+  clause must agree with a change's sign; a score or time string (``7 - 8``, ``1:56.85``)
+  matches as a whole. A figure no cited value states is still warranted when it
+  recomputes exactly from two cited numbers by a relation the claim names next to it
+  (``derived``: difference, complement, sum, share, percent change); the arithmetic goes
+  in ``ClaimVerdict.derivations``.
+- **6 entity warrant** (``entities``): every name — capitalised, or a rare lower-case word
+  (``language.rare``) — is in the cited values or is the prospect's; a sentence opener,
+  a contraction (``They're``) or an imperative (``Ask Dana``) is not a name.
+- **7 attribute warrant** (``attributes``) fails only on positive evidence: the claim
+  names a measure or field that another field holds and nothing the cited one holds, the
+  field next to the cited one (``medicare`` citing ``medicaid_pct``), a contradicting
+  qualifier, the words of another number of the cited sentence, a distinctive word of
+  another item of a cited list, a person with another cited record's role. Wording not
+  found in the cited values only makes the claim *undecided*; a fact with nothing
+  anchored is undecided too; an unanchored fact whose words are nearly all missing from
+  its evidence is about something else and fails.
 
 Rungs (``verdict.Rung``), per claim:
 
 - ``UNLINKED`` — check 2, 3 or 4 failed, or nothing that is cited resolves (coaching and
   ``absent`` claims that cite nothing stay here even when supported);
 - ``POINTER-LINKED`` — the pointers resolve, but a number or name is not warranted (5, 6);
-- ``ANCHOR-WARRANTED`` — numbers and names warranted, attribute or content not (7);
-- ``EVIDENCE-WARRANTED`` — every hard check passed;
+- ``ANCHOR-WARRANTED`` — numbers and names warranted, attribute or content not (7), or
+  supported but *undecided* (``ClaimVerdict.undecided``);
+- ``EVIDENCE-WARRANTED`` — every hard check passed and check 7 is settled;
 - ``ENTAILMENT-VERIFIED`` — never from the verifier: only ``promote``, which the pipeline
-  calls after a real judge confirmed a supported claim.
+  calls after a real judge confirmed a supported (or undecided) claim.
 
-A claim is ``supported`` when no hard check fails.
+A claim is ``supported`` when no hard check fails; an undecided claim is supported.
 
 Modules, one job each:
 
-- ``numbers``: the grammar of quantities in claims and report values (and identifiers);
+- ``numbers``: the scanner of quantities and identifiers; ``quantity`` (what a quantity
+  is), ``calendar`` (dates, periods), ``spoken`` (records, shares, number words),
+  ``context`` (bounds, hedges, directions), ``fields`` (report values by field path);
 - ``entities``: names in a claim, and when cited values warrant them;
-- ``concepts``: measure concepts and synonym groups; ``lexicon``: the word lists;
-- ``anchors``: whether a cited quantity warrants a claimed one (check 5);
-- ``attributes``: binding numbers to fields, measures and content words (check 7);
+- ``concepts``: measure concepts and synonym groups; ``lexicon``: the word lists (stop
+  words and relation words in ``prism_slack/data/``);
+- ``anchors``: whether a cited quantity warrants a claimed one (check 5); ``derived``:
+  figures recomputed from cited ones;
+- ``attributes``: binding numbers to fields, measures, content words, swaps (check 7);
 - ``index``: everything read from a report, built once per report and cached;
-- ``checks``: one function per hard check, and ``evaluate``;
-- ``text``: folding, word tokens, light stems, squashed names.
+- ``checks``: one function per hard check, ``evaluate`` and ``assess``;
+- ``text``: folding, path words, squashed names (tokens and stems: ``prism_slack.language``).
 """
 
 from __future__ import annotations
@@ -33,8 +62,8 @@ import logging
 
 from prism_slack.claims import Answer, Claim
 from prism_slack.reports.model import Report
-from prism_slack.verdict import Check, ClaimVerdict, Rung
-from prism_slack.verify.checks import ClaimContext, check_parses, evaluate, failed_checks
+from prism_slack.verdict import Check, ClaimVerdict, Reason, Rung
+from prism_slack.verify.checks import assess, check_parses, failed_checks
 
 __all__ = ["check_parses", "promote", "undecided", "verify_answer", "verify_claim"]
 
@@ -51,9 +80,17 @@ def verify_claim(
 ) -> ClaimVerdict:
     """The verdict on one claim. ``allowed``: extra names coaching may use (playbook ids
     and names such as ``M4`` and ``Quantify the gap``)."""
-    reasons = evaluate(claim, report, allowed=allowed)
+    reasons, unsettled, derivations = assess(claim, report, allowed=allowed)
+    rung = _rung(claim, report, reasons)
+    if unsettled and rung is Rung.EVIDENCE_WARRANTED:
+        rung = Rung.ANCHOR_WARRANTED
     return ClaimVerdict(
-        claim=claim, rung=_rung(claim, report, reasons), supported=not reasons, reasons=reasons
+        claim=claim,
+        rung=rung,
+        supported=not reasons,
+        reasons=reasons,
+        undecided=unsettled,
+        derivations=list(derivations) if not reasons else [],
     )
 
 
@@ -75,38 +112,27 @@ def verify_answer(
 def undecided(
     verdict: ClaimVerdict, report: Report, *, allowed: frozenset[str] = frozenset()
 ) -> bool:
-    """True when the hard checks cannot settle the claim, so a judge may be asked:
-
-    - a supported fact with nothing to anchor (no number, date, name or identifier), or
-    - a failed fact or coaching claim whose only failure is check 7 (attribute/content),
-      which a rewrite citing the same fields might repair.
-
-    An anchor failure (5, 6) or a linking failure (2–4) is never undecided: no rewrite
-    may rescue it. ``absent`` claims are never undecided.
-    """
-    claim = verdict.claim
-    if claim.kind == "absent":
-        return False
-    if verdict.supported:
-        return claim.kind == "fact" and not ClaimContext(claim, report, allowed).anchored
-    return failed_checks(verdict.reasons) == {Check.ATTRIBUTE_WARRANT}
+    """``verdict.undecided`` (kept for callers written before the flag existed)."""
+    del report, allowed
+    return verdict.undecided
 
 
 def promote(verdict: ClaimVerdict) -> ClaimVerdict:
     """The verdict at ENTAILMENT-VERIFIED, after a real judge confirmed the claim.
 
-    Only a supported verdict that is EVIDENCE-WARRANTED (or already promoted) may be
-    promoted; anything else raises ``ValueError`` — the judge never rescues a claim.
+    Only a supported verdict that is EVIDENCE-WARRANTED, undecided, or already promoted
+    may be promoted; anything else raises ``ValueError`` — the judge never rescues a claim.
     """
-    if not verdict.supported or verdict.rung not in (
+    promotable = verdict.undecided or verdict.rung in (
         Rung.EVIDENCE_WARRANTED,
         Rung.ENTAILMENT_VERIFIED,
-    ):
+    )
+    if not verdict.supported or not promotable:
         raise ValueError(f"cannot promote a {verdict.rung} verdict (supported={verdict.supported})")
-    return verdict.model_copy(update={"rung": Rung.ENTAILMENT_VERIFIED})
+    return verdict.model_copy(update={"rung": Rung.ENTAILMENT_VERIFIED, "undecided": False})
 
 
-def _rung(claim: Claim, report: Report, reasons: list[str]) -> Rung:
+def _rung(claim: Claim, report: Report, reasons: list[Reason]) -> Rung:
     failed = failed_checks(reasons)
     resolved = any(report.evidence.resolve(path) is not None for path in claim.evidence)
     if claim.kind == "absent" or failed & _LINK_CHECKS or not resolved:

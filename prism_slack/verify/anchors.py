@@ -29,10 +29,12 @@ Matching rules, claim quantity ``c`` against a cited quantity ``v``:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
+from prism_slack.verdict import Derivation
 from prism_slack.verify.index import Container, LeafFacts
 from prism_slack.verify.numbers import UNITS, DatePoint, Period, QKind, Quantity
 
@@ -44,12 +46,16 @@ class Anchoring:
     quantity: Quantity
     sources: tuple[LeafFacts | Container, ...]
     problem: str | None = None
+    derivation: Derivation | None = None
+    """Set when the figure is warranted by arithmetic over cited fields (``derived``)."""
 
 
 def anchor(q: Quantity, cited: Sequence[LeafFacts], containers: Sequence[Container]) -> Anchoring:
     """Match claim quantity ``q`` against the cited fields."""
     if q.kind is QKind.SCORE:
         return _score(q, cited)
+    if q.kind is QKind.RECORD:
+        return _record(q, cited, containers)
     sources: list[LeafFacts | Container] = [
         leaf for leaf in cited if any(matches(q, v) for v in leaf.quantities)
     ]
@@ -122,6 +128,25 @@ def _signed(c: Quantity, x: Decimal, v: Quantity) -> bool:
     if (c.direction == "down") != cited_down:
         return False
     return _compare(c, abs(c.value), abs(x), v.bound)
+
+
+def same_kind(c: Quantity, v: Quantity) -> bool:
+    """Do ``c`` and ``v`` measure in the same terms: both percents (or a stored fraction),
+    both money, both in one unit dimension, or both plain counts?"""
+    if c.kind is QKind.PERCENT:
+        return v.kind is QKind.PERCENT or v.fraction
+    if c.kind is QKind.CURRENCY or v.kind is QKind.CURRENCY:
+        return c.kind is v.kind
+    if c.unit is not None or v.unit is not None:
+        return (
+            c.unit is not None and v.unit is not None and bool(_converted(v.value, v.unit, c.unit))
+        )
+    return c.kind is v.kind and v.kind is QKind.NUMBER and not v.fraction
+
+
+def within(c: Quantity, claimed: Decimal, cited: Decimal) -> bool:
+    """Is ``cited`` within what ``c`` claims (its precision, its bound)?"""
+    return _compare(c, claimed, cited, "eq")
 
 
 def _compare(c: Quantity, claimed: Decimal, cited: Decimal, cited_bound: str) -> bool:
@@ -228,6 +253,21 @@ def _score(q: Quantity, cited: Sequence[LeafFacts]) -> Anchoring:
     if not scale_cited:
         return Anchoring(q, (), f"'{q.text}': its scale {q.scale} is not in the cited fields")
     return Anchoring(q, tuple(value_leaves))
+
+
+def _record(q: Quantity, cited: Sequence[LeafFacts], containers: Sequence[Container]) -> Anchoring:
+    """A score, record or time string: the same string in a cited value (``.`` and ``:``
+    alike, spaces ignored), else each of its numbers on its own."""
+    whole = re.compile(r"(?<![\d:])" + re.escape(q.key) + r"(?![\d:])")
+    sources: list[LeafFacts | Container] = [
+        leaf for leaf in cited if whole.search(leaf.record_text)
+    ]
+    if sources:
+        return Anchoring(q, tuple(sources))
+    parts = [anchor(p, cited, ()) for p in q.parts]  # a score's 4 is not a count
+    if all(a.sources for a in parts):
+        return Anchoring(q, tuple(dict.fromkeys(s for a in parts for s in a.sources)))
+    return Anchoring(q, (), f"'{q.text}' matches no cited value")
 
 
 _SCALE_SLIPS = tuple(Decimal(10) ** k for k in (-9, -6, -3, -2, -1, 1, 2, 3, 6, 9))

@@ -1,60 +1,63 @@
-"""Attribute warrant (check 7): the claim measures what its cited fields hold.
+"""Attribute warrant (check 7): nothing positive says the claim measures something its
+cited fields do not hold.
 
-Three rules, on words of the claim with its quantities masked out:
+Each rule reports **problems** (positive evidence: the check fails) or **doubts** (the
+claim's wording is simply not found in its evidence: the claim is *undecided*, left to
+the judge, never failed). Words are read with the claim's quantities, identifiers and
+names masked out.
 
-1. **Binding** (facts and coaching), for each warranted amount (not dates, periods or
-   years, which only qualify). Its *clause* is the words around it up to a comma or
-   sentence end, a clause word (``and``, ``while``, ``with`` …) or another quantity (the
-   noun right after an earlier number belongs to that number). One field that warrants
-   the amount must fit the clause:
+1. **Binding** (facts and coaching), for each warranted amount (not dates, periods,
+   years or derived figures). Its *clause* is the words around it up to a comma or
+   sentence end, a clause word (``and``, ``while`` …) or another quantity. One field that
+   warrants the amount must fit the clause (``_fits``). It *contradicts* when
 
-   a. every measure concept the clause names (``churn``, ``gross``, ``monthly`` … —
-      ``lexicon.MEASURES``; titles, buying roles and severity excepted) is named by the
-      field (its path words, or the words of the cited report sentence);
-   b. when the clause says what the number is, the field's distinguishing qualifiers
-      (``gross``, ``net``, ``operating``, ``EBITDA``, ``monthly``, ``p75``, square feet …)
-      are in the clause too;
-   c. every word right around the number that names another field of this report
-      (``VerifierIndex.field_stems``) is a word of this field, or of another cited field
-      of the same list item — by stem or synonym, never by a prefix guess;
-   d. the clause, when it has content words, shares one with the field: with its path for
-      a number field, with the part of the sentence around the same number for a report
-      sentence.
+   a. the clause names a measure (``lexicon.MEASURES``; roles excepted) that another
+      field of the report holds, the field does not, and nothing in the clause names the
+      field (``churn is 3.66%`` citing ``metrics.trial_conversion_pct``);
+   b. the clause names the measure but drops or swaps a qualifier the field carries
+      (``revenue was $3M`` citing ``net_revenue_usd``; ``net margin`` for gross);
+   c. a word right around the number names another field of this report and nothing in
+      the clause names this one (``personalization scores 4 out of 10`` citing
+      ``scores.search_relevance``; the path's section word ``scores`` names no field);
+   d. in a report sentence, the clause's words sit around *another* number (``pages load
+      in 2.5 s`` citing ``2.9 s … against a 2.5 s target``).
 
-   So ``churn is 3.66%`` citing ``metrics.trial_conversion_pct`` fails though 3.66
-   matches (a); ``revenue was $351M`` citing ``net_revenue_usd`` fails for dropping
-   ``net`` (b); ``personalization scores 4 out of 10`` citing ``scores.search_relevance``
-   fails (c); ``pages load in 2.5 s`` citing ``2.9 s … against a 2.5 s target`` fails (d).
-   A number the field's own path names (``rule_of_40``) always fits.
-2. **Measures** (facts). Every measure concept the claim names, and every word that names
-   a field of this report (``EHR`` when the report has ``vendors.ehr``), must be named
-   somewhere in its evidence.
-3. **Content** (facts). At least ``CONTENT_SHARE`` (60%, rounded up; all but one of two
-   or three, the only one of one — see ``needed``) of the claim's content words —
-   words that are not stop words, direction words, month or number words — must be found
-   in the evidence: the cited values' words and path words, the prospect's names, matched
-   by light stem, by a shared six-letter prefix (``converts``/``conversion``) or by a
-   synonym group (``vendor``/``platform``). A paraphrase of the cited finding keeps most
-   of its words; an invented finding citing an unrelated one does not.
+   Otherwise a clause whose words are not found there is a doubt. A number the field's
+   own path names (``rule_of_40``) always fits.
+2. **Measures** (facts). A measure or field word the claim names that another field of
+   the report holds, when the claim names nothing the cited fields hold, fails
+   (``Their EHR vendor is Sitecore`` citing ``tech_stack.website_cms``); so does naming
+   the key words of a field next to the cited one and none of its own
+   (``VerifierIndex.sibling_swap``: ``Medicare`` citing ``payer_mix.medicaid_pct``). A
+   measure the evidence does not name is otherwise a doubt.
+3. **Content** (facts). Every content word — not a stop, direction, month, number or unit
+   word — should be found in the evidence (cited values and path words, the prospect's
+   names; by light stem, a six-letter prefix or a synonym group). One that is not is a
+   doubt. An *unanchored* fact (no number, name or identifier) of at least
+   ``OFF_TOPIC_WORDS`` content words with at most ``OFF_TOPIC_SHARE`` of them found is
+   about something else (an invented finding citing a real one) and fails.
+4. **Swaps** (facts). A distinctive lower-case word (not ordinary English by wordfreq)
+   or a role that belongs to another item of a cited list — another row, finding,
+   stakeholder — and not to the cited one points to that item and fails
+   (``swap_problems``); so does a name held by one cited item with a role held by another
+   (``ClaimContext.crossed_records``).
 """
 
 from __future__ import annotations
 
-import math
 import re
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from fractions import Fraction
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
 
+from prism_slack import language
+from prism_slack.language import stem, words
 from prism_slack.verify import concepts, lexicon
 from prism_slack.verify.anchors import Anchoring, matches
 from prism_slack.verify.concepts import WordSet
 from prism_slack.verify.index import Container, LeafFacts
 from prism_slack.verify.numbers import MASK, QKind, Quantity, Scan
-from prism_slack.verify.text import stem, words
-
-CONTENT_SHARE = Fraction(3, 5)
-"""The share of a fact's content words that must be found in its evidence."""
+from prism_slack.verify.text import path_words
 
 _CLAUSE_END = re.compile(r"[.;!?,](?:\s|$)|" + MASK)
 
@@ -65,18 +68,23 @@ class ContentEvidence:
     objects, and the prospect's names."""
 
     words: WordSet
+    measures: frozenset[str] = frozenset()
+    """Measure concepts the cited fields name (synonym groups excluded)."""
 
     @classmethod
     def of(
         cls,
-        leaves: Iterable[LeafFacts],
-        containers: Iterable[Container],
+        leaves: Sequence[LeafFacts],
+        containers: Sequence[Container],
         extra_stems: frozenset[str] = frozenset(),
     ) -> ContentEvidence:
         sets = [WordSet(leaf.stems, leaf.prefixes, leaf.concepts) for leaf in leaves]
         sets += [WordSet(frozenset(), frozenset(), c.concepts) for c in containers]
         sets.append(WordSet(extra_stems, frozenset(), frozenset()))
-        return cls(WordSet.union(sets))
+        measures = frozenset().union(
+            *(leaf.measures for leaf in leaves), *(c.measures for c in containers)
+        )
+        return cls(WordSet.union(sets), measures)
 
     @property
     def concepts(self) -> frozenset[str]:
@@ -132,45 +140,93 @@ def _record(path: str) -> str | None:
     return path[: end + 1] if end != -1 else None
 
 
+Fit = Literal["fits", "doubt", "contradicts"]
+
+
 def _fits(
     q: Quantity,
     clause: list[str],
+    *,
     foreign: list[str],
     source: LeafFacts | Container,
     cited: Sequence[LeafFacts] = (),
-) -> bool:
+    named: frozenset[str] = frozenset(),
+) -> Fit:
     """Does ``source`` hold what the claim's clause around ``q`` says it measures?
 
-    ``foreign``: words right around the number that name some field of this report; each
-    must be a word of ``source`` too — of its path, its report sentence, or another cited
-    field of the same list item (``personalization`` does not fit
-    ``scores.search_relevance``; ``order-status`` fits ``opportunities[2].estimated_impact``
-    when ``opportunities[2].area`` is cited with it).
+    ``contradicts`` only on positive evidence: the clause names a measure that some other
+    field of the report (``named``: every concept the report names) holds and this one
+    does not, and names nothing of this field; it drops a qualifier the field carries; a
+    word right around the number names another field (``foreign``) that is not a word of
+    ``source`` (its path, its report sentence, another cited field of the same list item)
+    and nothing in the clause names this one; or, in a report sentence, the clause's
+    words sit around another number. ``doubt`` when the clause's words are simply not
+    found there.
     """
     measures = concepts.measures(clause) - lexicon.ROLE_CONCEPTS
-    if not measures <= source.concepts:
-        return False
-    if not isinstance(source, LeafFacts):
-        return True
-    if any(v.from_path and matches(q, v) for v in source.quantities):
-        return True  # the field's own path names the number (``rule_of_40``)
     said = concepts.content_words(" ".join(clause))
-    if (measures or said) and not source.qualifiers <= concepts.all_concepts(clause):
-        return False
+    if not isinstance(source, LeafFacts):
+        absent = measures - source.concepts
+        return "fits" if not absent else "contradicts" if absent & named else "doubt"
     whole = WordSet(source.stems, source.prefixes, source.concepts)
+    # the clause points to this field too: one of its measures or words is the field's
+    top = path_words(source.path.split(".", 1)[0])  # "scores" of scores.* names no field
+    section, section_concepts = {stem(w) for w in top}, concepts.all_concepts(top)
+    specific = [w for w in said if stem(w) not in section]
+    speaks = bool((concepts.all_concepts(clause) & source.measures) - section_concepts) or any(
+        whole.has_exactly(w) for w in specific
+    )
+    missing = {c for c in measures - source.concepts if not _spelt_in(c, clause, whole)}
+    if missing & named & lexicon.REVERSE_QUALIFIERS:
+        return "contradicts"  # "net margin" citing gross_margin
+    if missing:
+        return "contradicts" if missing & named and not speaks else "doubt"
+    if any(v.from_path and matches(q, v) for v in source.quantities):
+        return "fits"  # the field's own path names the number (``rule_of_40``)
+    if (measures or said) and not source.qualifiers <= concepts.all_concepts(clause):
+        return "contradicts"
     record = _record(source.path)
     siblings = [c for c in cited if record is not None and _record(c.path) == record]
     record_words = WordSet.union(
         [whole, *(WordSet(c.stems, c.prefixes, c.concepts) for c in siblings)]
     )
     if not all(record_words.has_exactly(w) for w in foreign):
-        return False
+        return "doubt" if speaks else "contradicts"
     if not source.is_text:  # the field's path is all it says
-        return not said or any(whole.has(w) for w in said)
-    return any(  # some of the same words around the same number in the report sentence
-        there is not None and matches(q, v) and (not said or any(there.has(w) for w in said))
-        for v, there in zip(source.quantities, source.clauses, strict=True)
+        return "fits" if not said or any(whole.has(w) for w in said) else "doubt"
+    pairs = list(zip(source.quantities, source.clauses, strict=True))
+    if not said or any(  # some of the same words around the same number in the sentence
+        there is not None and matches(q, v) and any(there.has(w) for w in said)
+        for v, there in pairs
+    ):
+        return "fits"
+    elsewhere = any(  # the clause's words sit around *another* number of the sentence
+        there is not None and not matches(q, v) and sum(there.has(w) for w in said) * 2 > len(said)
+        for v, there in pairs
     )
+    return "contradicts" if elsewhere else "doubt"
+
+
+def _spelt_in(concept: str, clause: list[str], whole: WordSet) -> bool:
+    """Are the clause's words for ``concept`` all words of the field (``average order``
+    in ``average_order_value``, which reads as the concept ``aov``)?"""
+    return any(
+        hit.concept == concept and all(whole.has_exactly(w) for w in clause[hit.start : hit.end])
+        for hit in concepts.hits(clause)
+    )
+
+
+@dataclass
+class Findings:
+    """What check 7 found: ``problems`` fail it (positive evidence); ``doubts`` leave the
+    claim undecided (its wording is not found, nothing speaks against it)."""
+
+    problems: list[str] = field(default_factory=list)
+    doubts: list[str] = field(default_factory=list)
+
+    def extend(self, other: Findings) -> None:
+        self.problems += other.problems
+        self.doubts += other.doubts
 
 
 def binding_problems(
@@ -178,57 +234,189 @@ def binding_problems(
     anchorings: Sequence[Anchoring],
     field_stems: frozenset[str] = frozenset(),
     cited: Sequence[LeafFacts] = (),
-) -> list[str]:
+    named: frozenset[str] = frozenset(),
+) -> Findings:
     """Rule 1: each warranted quantity's clause names what one of its fields holds.
 
     ``field_stems``: stems of the words that name this report's fields
-    (``VerifierIndex.field_stems``); ``cited``: every cited leaf.
+    (``VerifierIndex.field_stems``); ``cited``: every cited leaf; ``named``: every concept
+    the report names.
     """
-    problems = []
+    out = Findings()
     for a in anchorings:
-        if not a.sources or not _measured(a.quantity):
-            continue
+        if not a.sources or not _measured(a.quantity) or a.derivation is not None:
+            continue  # a derived figure's relation, not its clause, says what it is
         back, ahead = _clause(found, a.quantity)
         near = [
             *concepts.content_words(" ".join(back)),
             *concepts.content_words(" ".join(ahead))[:NEAR_AHEAD],
         ]
         foreign = [w for w in near if stem(w) in field_stems]
-        if any(_fits(a.quantity, back + ahead, foreign, s, cited) for s in a.sources):
+        fits = {
+            _fits(a.quantity, back + ahead, foreign=foreign, source=s, cited=cited, named=named)
+            for s in a.sources
+        }
+        if "fits" in fits:
             continue
         paths = ", ".join(s.path for s in a.sources)
         said = " ".join(back + ahead)
-        problems.append(
-            f"'{a.quantity.text}' is stated as {said!r}, but {paths} gives it for another thing"
-        )
-    return problems
+        if "doubt" in fits:
+            out.doubts.append(f"'{a.quantity.text}' is stated as {said!r}; {paths} does not say so")
+        else:
+            out.problems.append(
+                f"'{a.quantity.text}' is stated as {said!r}, but {paths} gives it for another thing"
+            )
+    return out
 
 
 def measure_problems(
-    text: str, evidence: ContentEvidence, field_stems: frozenset[str] = frozenset()
-) -> list[str]:
-    """Rule 2: every measure the claim names, and every word that names a field of this
-    report (``Their EHR vendor is Sitecore`` citing ``tech_stack.website_cms``), is in its
-    evidence. ``text`` is the claim with quantities, identifiers and names masked."""
+    text: str,
+    evidence: ContentEvidence,
+    field_stems: frozenset[str] = frozenset(),
+    named: frozenset[str] = frozenset(),
+    swapped: Callable[[list[str]], str | None] = lambda words: None,
+) -> Findings:
+    """Rule 2: the measures the claim names, and the words that name a field of this
+    report (``EHR`` when the report has ``vendors.ehr``), point to its evidence.
+
+    It fails when the claim names a measure or field that another field of the report
+    holds and the cited ones do not, and names nothing the cited fields hold
+    (``Their EHR vendor is Sitecore`` citing ``tech_stack.website_cms``); a measure the
+    report names nowhere only leaves the claim undecided. It also fails when the claim
+    uses the key words of a field next to the cited one and none of the cited field's
+    own (``swapped``: ``VerifierIndex.sibling_swap``; ``Medicare is 15.1% of the payer
+    mix`` citing ``payer_mix.medicaid_pct``). ``text`` is the claim with quantities,
+    identifiers and names masked."""
     tokens = words(text)
+    out = Findings()
     missing = sorted(concepts.measures(tokens) - evidence.concepts)
-    problems = []
-    if missing:
-        problems.append(
-            f"the claim speaks of {', '.join(missing)}, which the cited fields do not hold"
-        )
     fields = [w for w in dict.fromkeys(tokens) if stem(w) in field_stems]
     other = [w for w in fields if not evidence.words.has_exactly(w)]
-    if other:
-        problems.append(
-            f"the claim names {', '.join(other)}, another field of this report, not the cited one"
+    elsewhere = [c for c in missing if c in named] + other
+    speaks_of_cited = bool(concepts.all_concepts(tokens) & evidence.measures) or any(
+        stem(w) in evidence.words.stems for w in concepts.content_words(text)
+    )
+    better = swapped(tokens) if other else None
+    if elsewhere and not speaks_of_cited:
+        out.problems.append(
+            f"the claim speaks of {', '.join(elsewhere)}, which another field of this report "
+            "holds, not the cited one"
         )
+    elif better is not None:
+        out.problems.append(f"the claim names {better}, the field next to the cited one")
+    elif missing or other:
+        out.doubts.append(f"the cited fields do not name {', '.join([*missing, *other])}")
+    return out
+
+
+def swap_problems(
+    text: str,
+    evidence: ContentEvidence,
+    cited: Sequence[LeafFacts],
+    records: Mapping[str, Sequence[frozenset[str]]],
+    cells: Mapping[str, Mapping[str, Mapping[int, frozenset[str]]]] | None = None,
+) -> list[str]:
+    """Rule 4: a content word that is not in the cited evidence but is a distinctive word
+    of *another* item of a cited list (another row, finding, stakeholder) points to that
+    item: the claim swapped records. ``records``: for each list, the stems of each item.
+    Distinctive: no ordinary English word (``language.common``), held by at most a third
+    of the items, and not by the cited one. Or (``cells``: list → column → item → stems of
+    its short cells) a word that is another item's value in a column where the cited item
+    holds something else (``his position be a pitcher`` when this row says catcher),
+    however many items hold it, unless it is very common English."""
+    items: dict[str, set[int]] = {}
+    for leaf in cited:
+        record = _record(leaf.path)
+        if record is None:
+            continue
+        head, _, index = record[:-1].rpartition("[")
+        if head in records and index.isdigit():
+            items.setdefault(head, set()).add(int(index))
+    problems = []
+    roles = concepts.all_concepts(words(text)) & lexicon.ROLE_CONCEPTS - evidence.concepts
+    for role in sorted(roles):  # "the Chief Digital Officer" of another stakeholder
+        for head, mine in items.items():
+            holders = [j for j, held in enumerate(records[head]) if f"concept:{role}" in held]
+            if holders and not mine & set(holders):
+                problems.append(
+                    f"{role} is {head}[{holders[0]}]'s, not the cited {head}[{min(mine)}]'s"
+                )
+                break
+    lower = set(re.findall(r"\b[a-z]+\b", text))  # capitalised words are check 6's
+    for word in dict.fromkeys(concepts.content_words(text)):
+        if word not in lower or len(word) < 2 or language.zipf(word) >= VALUE_ZIPF:
+            continue
+        if evidence.words.has(word):
+            continue
+        key = stem(word)
+        swapped = _column_swap(key, items, cells or {}, word)
+        if swapped is not None:
+            problems.append(swapped)
+            continue
+        if len(word) < 3 or language.common(word):
+            continue
+        for head, mine in items.items():
+            holders = [j for j, stems in enumerate(records[head]) if key in stems]
+            if holders and not mine & set(holders) and len(holders) * 3 <= len(records[head]):
+                problems.append(
+                    f"'{word}' is a word of {head}[{holders[0]}], not of the cited "
+                    f"{head}[{min(mine)}]"
+                )
+                break
     return problems
 
 
-def content_problems(text: str, evidence: ContentEvidence) -> list[str]:
-    """Rule 3: enough of the claim's content words are found in its evidence. ``text`` is
-    the claim with quantities, identifiers and names masked."""
+VALUE_ZIPF = 5.2
+"""A word this common in English (``good``, ``new``) says too little to be a cell value."""
+
+
+def _column_swap(
+    key: str,
+    items: Mapping[str, set[int]],
+    cells: Mapping[str, Mapping[str, Mapping[int, frozenset[str]]]],
+    word: str,
+) -> str | None:
+    for head, mine in items.items():
+        for column, by_item in cells.get(head, {}).items():
+            holders = [j for j, stems in by_item.items() if key in stems and j not in mine]
+            if holders and any(i in by_item and key not in by_item[i] for i in mine):
+                return (
+                    f"'{word}' is {head}[{holders[0]}].{column}, not the cited "
+                    f"{head}[{min(mine)}].{column}"
+                )
+    return None
+
+
+OFF_TOPIC_WORDS = 3
+"""A fact with at least this many content words, and at most ``OFF_TOPIC_SHARE`` of them
+found in its evidence, is not about what it cites (an invented finding citing a real one)."""
+OFF_TOPIC_SHARE = 0.25
+
+
+def content_problems(text: str, evidence: ContentEvidence, *, anchored: bool = False) -> Findings:
+    """Rule 3: the claim's content words are found in its evidence. A word that is not
+    found leaves the claim undecided; a claim with nothing anchored (no number, name or
+    identifier) whose words are nearly all missing from the evidence it cites is about
+    something else, and fails. ``text`` is the claim with quantities, identifiers and
+    names masked."""
+    total, missing = content_missing(text, evidence)
+    out = Findings()
+    if not missing:
+        return out
+    found = total - len(missing)
+    line = (
+        f"{found} of {total} content words are found in the cited evidence; "
+        f"not found: {', '.join(dict.fromkeys(missing))}"
+    )
+    if not anchored and total >= OFF_TOPIC_WORDS and found <= OFF_TOPIC_SHARE * total:
+        out.problems.append(f"the cited fields are about something else: {line}")
+    else:
+        out.doubts.append(line)
+    return out
+
+
+def content_missing(text: str, evidence: ContentEvidence) -> tuple[int, list[str]]:
+    """How many content words ``text`` has, and those not found in ``evidence``."""
     tokens = words(text)
     covered: dict[int, set[str]] = {}
     for hit in concepts.hits(tokens):
@@ -237,24 +425,17 @@ def content_problems(text: str, evidence: ContentEvidence) -> list[str]:
     total = 0
     missing: list[str] = []
     for i, word in enumerate(tokens):
+        if word in concepts.POLARITY:
+            # "none of", "every one of", "not": a claim that negates or generalises must
+            # find that word in its evidence too, or it is left to the judge.
+            if not evidence.words.has(word):
+                total += 1
+                missing.append(word)
+            continue
         if len(word) < 2 or word in concepts.NOT_CONTENT:
             continue
         total += 1
         if evidence.words.has(word) or covered.get(i, set()) & evidence.concepts:
             continue
         missing.append(word)
-    need = needed(total)
-    if total - len(missing) >= need:
-        return []
-    return [
-        f"only {total - len(missing)} of {total} content words are found in the cited "
-        f"evidence (need {need}); not found: {', '.join(dict.fromkeys(missing))}"
-    ]
-
-
-def needed(total: int) -> int:
-    """How many of ``total`` content words must be found: all but one of two or three,
-    the one word of one, and ``CONTENT_SHARE`` (rounded up) of four or more."""
-    if total <= 3:
-        return max(total - 1, min(total, 1))
-    return math.ceil(CONTENT_SHARE * total)
+    return total, missing

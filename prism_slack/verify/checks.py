@@ -1,7 +1,8 @@
 """The hard checks of DESIGN §6, one pure function each, numbered as ``verdict.Check``.
 
-Every check returns a list of reasons — empty when it passes — and ``evaluate`` prefixes
-each with its check's slug (``anchor_warrant: '$4.2M' matches no cited value``).
+Every check returns a list of problems — empty when it passes — and ``evaluate`` turns
+each into a typed ``verdict.Reason`` naming its check (``str(reason)`` reads
+``anchor_warrant: '$4.2M' matches no cited value``).
 
 Which checks run on which claim:
 
@@ -23,19 +24,26 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import cached_property, lru_cache
+from typing import NamedTuple
 
+from prism_slack import language
 from prism_slack.claims import Answer, Claim
+from prism_slack.language import stem, words
 from prism_slack.reports.model import Report
-from prism_slack.verdict import Check
-from prism_slack.verify.anchors import Anchoring, anchor
+from prism_slack.verdict import Check, Derivation, Reason
+from prism_slack.verify import concepts, lexicon
+from prism_slack.verify.anchors import Anchoring, anchor, same_kind
 from prism_slack.verify.attributes import (
     ContentEvidence,
+    Findings,
     binding_problems,
     content_problems,
     measure_problems,
+    swap_problems,
 )
+from prism_slack.verify.derived import derive, relations_named
 from prism_slack.verify.entities import Name, NameEvidence, find_names, identifier_key
 from prism_slack.verify.index import Container, LeafFacts, VerifierIndex, index_for
 from prism_slack.verify.numbers import MASK, Scan, scan
@@ -43,6 +51,9 @@ from prism_slack.verify.text import squash_name, squash_text
 
 MAX_POINTERS = 8
 """How many field paths one claim may cite."""
+
+RELATION_REACH = 5
+"""How many words either side of a figure may name the relation that derives it."""
 
 _LOWER_WORD = re.compile(r"\b[a-z]+\b")
 
@@ -77,8 +88,54 @@ class ClaimContext:
         return find_names(self.found.masked, lambda w: w in own or self.index.ordinary(w))
 
     @cached_property
+    def lower_names(self) -> list[str]:
+        """Names written in lower case: rare words (``language.NAME_ZIPF``) of a fact
+        that are neither capitalised names, nor found in the cited evidence, the
+        prospect's names or the allowed terms (``they use shopify``)."""
+        if self.claim.kind != "fact":
+            return []  # coaching is advice: its rare words are its own
+        evidence = self.content_evidence.words
+        out = []
+        for word in dict.fromkeys(_LOWER_WORD.findall(self.content_text)):
+            if len(word) < 4 or word in concepts.NOT_CONTENT or not language.rare(word):
+                continue
+            if evidence.has(word) or self.name_evidence.contains(word):
+                continue
+            if f"{word}'" in self.found.text.lower() or self.misspelt(word):
+                continue  # a contraction (``aren't``), or a typo of a cited word
+            out.append(word)
+        return out
+
+    def misspelt(self, word: str) -> bool:
+        """A rare word one or two letters off a word of the cited evidence: a typo, left
+        undecided (it is not a name of its own, nor proof of one)."""
+        stems = sorted(self.content_evidence.words.stems)
+        return bool(difflib.get_close_matches(stem(word), stems, n=1, cutoff=0.8))
+
+    @cached_property
     def anchorings(self) -> list[Anchoring]:
-        return [anchor(q, self.cited, self.containers) for q in self.found.quantities]
+        """Each quantity against the cited fields; one no cited value states may still be
+        a derived figure (``derived``) when the claim names its relation."""
+        out = []
+        masked = self.found.masked
+        for q in self.found.quantities:
+            a = anchor(q, self.cited, self.containers)
+            derivation = None
+            if a.problem is not None:  # the relation must be named next to the figure
+                near = (
+                    words(masked[: q.start])[-RELATION_REACH:]
+                    + words(masked[q.end :])[:RELATION_REACH]
+                )
+                derivation = derive(q, self.cited, relations_named(near))
+            if derivation is not None:
+                used = tuple(leaf for leaf in self.cited if leaf.path in derivation.operands)
+                a = Anchoring(q, used, derivation=derivation)
+            out.append(a)
+        return out
+
+    @property
+    def derivations(self) -> list[Derivation]:
+        return [a.derivation for a in self.anchorings if a.derivation is not None]
 
     @cached_property
     def name_evidence(self) -> NameEvidence:
@@ -102,6 +159,98 @@ class ClaimContext:
     @cached_property
     def content_evidence(self) -> ContentEvidence:
         return ContentEvidence.of(self.cited, self.containers, self.index.company_stems)
+
+    @cached_property
+    def attribute(self) -> Findings:
+        """Check 7's findings: problems (positive evidence) and doubts (wording not found).
+        Binding is read for facts and coaching; measures, content and record swaps for
+        facts only (coaching is advice: its own words are not the report's)."""
+        index = self.index
+        out = binding_problems(
+            self.found, self.anchorings, index.field_stems, self.cited, index.named
+        )
+        if self.claim.kind == "fact":
+            text, evidence = self.content_text, self.content_evidence
+            out.extend(
+                measure_problems(
+                    text,
+                    evidence,
+                    index.field_stems,
+                    index.named,
+                    lambda words: index.sibling_swap(words, self.cited, self.could_hold),
+                )
+            )
+            out.problems += swap_problems(text, evidence, self.cited, index.records, index.cells)
+            out.problems += self.crossed_records()
+            out.problems += self.trend_problems()
+            out.extend(content_problems(text, evidence, anchored=self.anchored))
+        return out
+
+    def crossed_records(self) -> list[str]:
+        """A name held only by one cited item of a list and a role held only by another
+        (``Marcus Ellery, the Chief Digital Officer`` citing Marcus's name and Priya's
+        title): the claim gives a person another record's role."""
+        by_item: dict[str, list[LeafFacts]] = {}
+        for leaf in self.cited:
+            end = leaf.path.rfind("]")
+            if end != -1:
+                by_item.setdefault(leaf.path[: end + 1], []).append(leaf)
+        if len(by_item) < 2:
+            return []
+        said = concepts.all_concepts(words(self.content_text)) & lexicon.ROLE_CONCEPTS
+        problems = []
+        for name in self.names:
+            owners = {
+                item
+                for item, leaves in by_item.items()
+                if any(
+                    leaf.value_text and leaf.value_text.contains(name.squashed) for leaf in leaves
+                )
+            }
+            for role in sorted(said):
+                holders = {
+                    item
+                    for item, leaves in by_item.items()
+                    if any(role in leaf.concepts for leaf in leaves)
+                }
+                if owners and holders and not owners & holders:
+                    problems.append(
+                        f"'{name.text}' is {min(owners)}, but {role} is {min(holders)}'s"
+                    )
+        return problems
+
+    def trend_problems(self) -> list[str]:
+        """A direction word anywhere in the claim (``grew``, ``up from the prior year``,
+        ``slid``) about a measure whose change the report states with the other sign
+        (``Revenue grew to $412.5M`` when ``revenue_growth_pct = -5.0``)."""
+        tokens = words(self.content_text)
+        said: set[int] = set()
+        for i, word in enumerate(tokens):
+            if i and tokens[i - 1] in lexicon.PHRASAL_HEADS:
+                continue  # "turn down", "show up"
+            if word in lexicon.DIRECTION_UP:
+                said.add(1)
+            elif word in lexicon.DIRECTION_DOWN - lexicon.NEGATORS:
+                said.add(-1)
+        if len(said) != 1 or any(a.problem for a in self.anchorings):
+            return []  # no one direction, or check 5 already read the signs
+        [sign] = said
+        problems = []
+        anchored = {s.path for a in self.anchorings for s in a.sources}  # check 5 read those
+        for concept in sorted(concepts.measures(tokens)):
+            for path, trend in self.index.trends.get(concept, ()):
+                if trend != sign and path not in anchored:
+                    value = self.index.leaves[path].quantities[0].text
+                    problems.append(
+                        f"the claim says {concept} went the other way ({path} = {value})"
+                    )
+        return problems
+
+    def could_hold(self, leaf: LeafFacts) -> bool:
+        """Could ``leaf`` hold this claim's figures: a value of the same kind (percent,
+        money, unit, count) for each measured number? True when the claim has none."""
+        measured = [a.quantity for a in self.anchorings if a.sources and a.quantity.numeric]
+        return all(any(same_kind(q, v) for v in leaf.quantities) for q in measured)
 
     @property
     def anchored(self) -> bool:
@@ -167,6 +316,9 @@ def check_entity_warrant(ctx: ClaimContext) -> list[str]:
         if not evidence.warrants(n)
     ]
     problems += [
+        f"'{word}' reads as a name (a rare word) and appears in {where}" for word in ctx.lower_names
+    ]
+    problems += [
         f"identifier '{span.text}' appears in {where}{_closest(identifier_key(span), evidence)}"
         for span in ctx.found.identifiers
         if not evidence.contains(identifier_key(span))
@@ -181,12 +333,9 @@ def _closest(squashed: str, evidence: NameEvidence) -> str:
 
 
 def check_attribute_warrant(ctx: ClaimContext) -> list[str]:
-    """7. The claim measures what its cited fields hold; a fact's words are found there."""
-    problems = binding_problems(ctx.found, ctx.anchorings, ctx.index.field_stems, ctx.cited)
-    if ctx.claim.kind == "fact":
-        problems += measure_problems(ctx.content_text, ctx.content_evidence, ctx.index.field_stems)
-        problems += content_problems(ctx.content_text, ctx.content_evidence)
-    return problems
+    """7. Nothing positive says the claim measures something its cited fields do not
+    hold (doubts — wording simply not found — leave it undecided instead)."""
+    return ctx.attribute.problems
 
 
 WARRANT_CHECKS: dict[Check, Callable[[ClaimContext], list[str]]] = {
@@ -202,33 +351,53 @@ def evaluate(
     *,
     allowed: frozenset[str] = frozenset(),
     skip: frozenset[Check] = frozenset(),
-) -> list[str]:
-    """Run checks 2–7 on one claim; every failure as ``"<check slug>: <explanation>"``.
+) -> list[Reason]:
+    """Run checks 2–7 on one claim; every failure as a ``Reason`` naming its check.
 
     ``skip`` leaves checks out — for tests that show each check is the one that catches
     a fabrication. Production code never passes it.
     """
-    reasons: list[str] = []
+    return assess(claim, report, allowed=allowed, skip=skip).reasons
+
+
+class Assessment(NamedTuple):
+    reasons: list[Reason]
+    undecided: bool = False
+    derivations: tuple[Derivation, ...] = ()
+
+
+def assess(
+    claim: Claim,
+    report: Report,
+    *,
+    allowed: frozenset[str] = frozenset(),
+    skip: frozenset[Check] = frozenset(),
+) -> Assessment:
+    """The reasons ``evaluate`` gives, the derived figures, and whether a claim with no
+    reason is *undecided*: a claim whose wording check 7 could not find in its cited
+    evidence (its doubts) — lack of overlap only, never evidence against it. A claim whose
+    content words are all found in its cited values is settled (DESIGN §7: it needs no
+    judge), anchored or not; ``absent`` claims never are undecided."""
+    reasons: list[Reason] = []
 
     def record(check: Check, problems: list[str]) -> None:
         if check not in skip:
-            reasons.extend(f"{check.slug}: {p}" for p in problems)
+            reasons.extend(Reason(check=check, message=p) for p in problems)
 
     record(Check.TEXT_NONEMPTY, check_text_nonempty(claim))
     if claim.kind == "absent":
-        return reasons
+        return Assessment(reasons)
     record(Check.POINTERS_RESOLVE, check_pointers_resolve(claim, report))
     record(Check.FACT_CITES, check_fact_cites(claim))
     ctx = ClaimContext(claim, report, allowed)
     if not claim.text.strip() or (claim.kind == "fact" and not ctx.resolved):
-        return reasons
+        return Assessment(reasons)
     for check, run in WARRANT_CHECKS.items():
         if check not in skip:
             record(check, run(ctx))
-    return reasons
+    return Assessment(reasons, not reasons and bool(ctx.attribute.doubts), tuple(ctx.derivations))
 
 
-def failed_checks(reasons: list[str]) -> set[Check]:
+def failed_checks(reasons: Iterable[Reason]) -> set[Check]:
     """The checks named by a verdict's reasons."""
-    by_slug = {check.slug: check for check in Check}
-    return {by_slug[r.split(":", 1)[0]] for r in reasons if r.split(":", 1)[0] in by_slug}
+    return {r.check for r in reasons}

@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from prism_slack.language import stem, words
 from prism_slack.verify import lexicon
 from prism_slack.verify.numbers import UNITS
-from prism_slack.verify.text import prefix, stem, words
+from prism_slack.verify.text import prefix
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +78,13 @@ NOT_CONTENT = (
     | frozenset(UNITS)
 )
 """Words that carry no content: stop, direction, month, number and unit words."""
+
+POLARITY = frozenset(
+    {"not", "no", "never", "none", "nothing", "nobody", "without", "all", "every", "always", "only"}
+)
+"""Negations and universal quantifiers: stop words elsewhere, but a claim that uses one its
+evidence does not ("none of", "every", "not") says something the evidence may not, so it
+stays undecided (a "most" turned into "all", "out of date" into "not out of date")."""
 
 
 def content_words(text: str) -> list[str]:

@@ -54,7 +54,8 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from prism_slack.verify import lexicon
+from prism_slack import language
+from prism_slack.verify import concepts, lexicon
 from prism_slack.verify.numbers import MASK, Span
 from prism_slack.verify.text import Squashed, name_tokens, squash_name
 
@@ -133,6 +134,18 @@ def _trimmable(token: str) -> bool:
     return low in lexicon.NOT_NAMES or low in lexicon.CONNECTORS
 
 
+def _english(word: str) -> bool:
+    """A compound whose every piece is ordinary English (``Top-line``, ``No-shows``):
+    opening a sentence, it is capitalised for that alone. (A single word is not judged
+    by frequency: ``Maria`` is as common as many words.)"""
+    pieces = [part for part in re.split(r"[-']", word) if part]
+    return len(pieces) > 1 and all(language.zipf(part) >= ENGLISH_ZIPF for part in pieces)
+
+
+ENGLISH_ZIPF = 4.0
+"""A sentence-initial compound whose pieces are this common is not taken for a name."""
+
+
 def _next_word(masked: str, end: int) -> str:
     m = re.match(r"\s+([a-z]+)\b", masked[end:])
     return m.group(1) if m else ""
@@ -177,9 +190,20 @@ def _flush(
     if _sentence_initial(masked, tokens[0].start()) and _titlecase_only(first):
         low = first.lower()
         verb = _next_word(masked, tokens[0].end()) in lexicon.OBJECT_STARTERS
-        if low in lexicon.STOP_WORDS or (
-            len(tokens) == 1
-            and (low in lexicon.COMMON_WORDS or ordinary(low) or _ordinary_form(low) or verb)
+        if (
+            low in lexicon.STOP_WORDS
+            or low.split("'", 1)[0] in lexicon.STOP_WORDS  # They're, There's, That's
+            or (len(tokens) > 1 and low in lexicon.IMPERATIVES)  # Ask Dana, Email Marcus
+            or (
+                len(tokens) == 1
+                and (
+                    low in lexicon.COMMON_WORDS
+                    or ordinary(low)
+                    or _ordinary_form(low)
+                    or verb
+                    or _english(low)
+                )
+            )
         ):
             tokens = tokens[1:]
     while tokens and _trimmable(tokens[0].group(0)):
@@ -188,6 +212,10 @@ def _flush(
         tokens = tokens[:-1]
     if not tokens or all(_is_free(t.group(0)) for t in tokens):
         return
+    lowered = [t.group(0).lower() for t in tokens]
+    covered = {i for h in concepts.hits(lowered) for i in range(h.start, h.end)}
+    if len(lowered) > 1 and len(covered) == len(lowered):
+        return  # a measure's name in title case (``Net Promoter Score``), not a name
     parts = tuple(
         NamePart(t.group(0), "".join(name_tokens(t.group(0))), _is_free(t.group(0))) for t in tokens
     )

@@ -10,26 +10,27 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from prism_slack.evidence import Leaf, canonical_path, join_key
+from prism_slack.language import stem, words
 from prism_slack.reports.model import Report
 from prism_slack.verify import concepts, lexicon
 from prism_slack.verify.concepts import WordSet
 from prism_slack.verify.entities import NameEvidence, find_names, units_of
-from prism_slack.verify.numbers import Quantity, Scan, leaf_quantities, path_periods, scan
+from prism_slack.verify.fields import leaf_quantities, path_periods
+from prism_slack.verify.numbers import Quantity, Scan, record_key, scan
 from prism_slack.verify.text import (
     Squashed,
+    fold,
     name_tokens,
     path_phrases,
     path_words,
     prefix,
     squash_name,
     squash_text,
-    stem,
-    words,
 )
 
 
@@ -59,6 +60,8 @@ class LeafFacts:
     path_texts: tuple[Squashed, ...]
     units: frozenset[str]
     """Complete names: the value's names and identifiers, a short value, path keys."""
+    record_text: str
+    """The value as ``numbers.record_key`` writes it, to find a score or time string in."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +118,7 @@ def _leaf_facts(leaf: Leaf, ordinary: frozenset[str]) -> LeafFacts:
         value_text=value_text,
         path_texts=path_texts,
         units=frozenset(u for u in units if u),
+        record_text=record_key(fold(str(leaf.value))),
     )
 
 
@@ -182,6 +186,72 @@ def _vocabulary(leaves: Iterable[Leaf]) -> frozenset[str]:
     return frozenset(out)
 
 
+def _records(leaves: Iterable[LeafFacts]) -> dict[str, tuple[frozenset[str], ...]]:
+    """For each list of the report, the stems and concepts of each of its items (``rows``
+    → one set per row), for check 7's record-swap rule."""
+    found: dict[str, dict[int, set[str]]] = {}
+    for leaf in leaves:
+        end = leaf.path.rfind("]")
+        if end == -1:
+            continue
+        head, _, index = leaf.path[:end].rpartition("[")
+        if index.isdigit():
+            item = found.setdefault(head, {}).setdefault(int(index), set())
+            item.update(leaf.stems)
+            item.update(f"concept:{c}" for c in leaf.concepts)
+    return {
+        head: tuple(frozenset(items.get(i, ())) for i in range(max(items) + 1))
+        for head, items in found.items()
+    }
+
+
+CELL_WORDS = 3
+"""A list item's field of at most this many words is a cell value (a name, a position)."""
+
+
+def _cells(leaves: Iterable[LeafFacts]) -> dict[str, dict[str, dict[int, frozenset[str]]]]:
+    """List → column → item → stems of its value, for short text values only."""
+    out: dict[str, dict[str, dict[int, frozenset[str]]]] = {}
+    for leaf in leaves:
+        end = leaf.path.rfind("]")
+        if end == -1 or not leaf.is_text or leaf.value_text is None:
+            continue
+        head, _, index = leaf.path[:end].rpartition("[")
+        column = leaf.path[end + 1 :].lstrip(".")
+        if not index.isdigit() or not column or "." in column or "[" in column:
+            continue
+        value_stems = leaf.stems - {stem(w) for w in path_words(leaf.path)}
+        if 0 < len(value_stems) <= CELL_WORDS:
+            out.setdefault(head, {}).setdefault(column, {})[int(index)] = value_stems
+    return out
+
+
+def _trends(leaves: Iterable[LeafFacts]) -> dict[str, list[tuple[str, int]]]:
+    """Measure concept → (path, sign) of each change field that measures it
+    (``financials.revenue_growth_pct = -5.0`` → ``revenue``: the report's trend)."""
+    out: dict[str, list[tuple[str, int]]] = {}
+    for leaf in leaves:
+        if "[" in leaf.path or not set(path_words(leaf.path)) & lexicon.TREND_PATH_WORDS:
+            continue
+        value = next((q.value for q in leaf.quantities if q.numeric and not q.from_path), None)
+        if value is None or value == 0:
+            continue
+        for concept in leaf.measures - {"growth"}:
+            out.setdefault(concept, []).append((leaf.path, 1 if value > 0 else -1))
+    return out
+
+
+def _key_words(key: str) -> frozenset[str]:
+    """Stems of a field key's own words (``medicaid_pct`` → ``medicaid``)."""
+    return frozenset(
+        stem(w) for w in path_words(key) if w.isalpha() and w not in lexicon.GENERIC_FIELD_WORDS
+    )
+
+
+def _key_concepts(key: str) -> frozenset[str]:
+    return concepts.all_concepts(path_words(key))
+
+
 class VerifierIndex:
     """Everything the checks need from one report, computed once."""
 
@@ -199,6 +269,18 @@ class VerifierIndex:
             self.containers[path] = Container(
                 path, size, concepts.measures(found), concepts.all_concepts(found)
             )
+        self.named: frozenset[str] = frozenset().union(
+            *(leaf.concepts for leaf in self.leaves.values()),
+            *(c.concepts for c in self.containers.values()),
+        )
+        """Every concept some field of the report names (by path or value)."""
+        self.records = _records(self.leaves.values())
+        self.cells = _cells(self.leaves.values())
+        self.trends = _trends(self.leaves.values())
+        self.children: dict[str, list[str]] = {}
+        """Parent path → the leaf paths directly under it (``financials.payer_mix``)."""
+        for path in self.leaves:
+            self.children.setdefault(path.rpartition(".")[0], []).append(path)
         company = report.company
         names = [company.name, *company.aliases]
         extra = company.model_extra or {}
@@ -211,6 +293,28 @@ class VerifierIndex:
             units=frozenset(squash_name(n) for n in self.company_names),
         )
         self.company_stems = frozenset(stem(t) for n in self.company_names for t in name_tokens(n))
+
+    def sibling_swap(
+        self, tokens: Sequence[str], cited: Sequence[LeafFacts], holds: Callable[[LeafFacts], bool]
+    ) -> str | None:
+        """A field next to a cited one (same parent, ``payer_mix.medicare_pct`` beside
+        ``payer_mix.medicaid_pct``) whose own key words the claim uses while it uses none
+        of the cited field's own (``Medicare is 15.1% of the payer mix``), and that could
+        hold the claim's figures (``holds``); else ``None``."""
+        stems = {stem(t) for t in tokens}
+        said = concepts.all_concepts(tokens)
+        for leaf in cited:
+            parent, _, key = leaf.path.rpartition(".")
+            mine = _key_words(key)
+            for path in self.children.get(parent, ()):
+                theirs = _key_words(path.rpartition(".")[2])
+                own, other = mine - theirs, theirs - mine
+                if path == leaf.path or not own or not other:
+                    continue
+                named_mine = stems & own or said & _key_concepts(key)
+                if stems & other and not named_mine and holds(self.leaves[path]):
+                    return path
+        return None
 
     def facts(self, leaves: Iterable[Leaf]) -> list[LeafFacts]:
         return [self.leaves[leaf.path] for leaf in leaves if leaf.path in self.leaves]

@@ -15,39 +15,20 @@
 
 from __future__ import annotations
 
+from importlib import resources
+from typing import cast
+
+import yaml
+
+from prism_slack import language
+from prism_slack.verdict import Relation
+
 
 def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-STOP_WORDS = _words(
-    """
-    a an the this that these those there here it its it's they them their theirs we our
-    ours you your yours he him his she her hers i me my us who whom whose which what when
-    where why how whether if then than so such as at by for from in into of off on onto
-    out over under to up down with within without about above below across after before
-    between during through toward towards upon via per each every either neither both all
-    any some many much more most less least few fewer several other another same own only
-    just also too very quite rather really even still yet already again ever never not no
-    nor and or but while whereas although though because since until unless however
-    therefore thus hence instead meanwhile otherwise moreover furthermore besides overall
-    currently today now recently mostly mainly largely roughly about around approximately
-    approx nearly almost circa some just is are was were be been being am has have had
-    having do does did doing done can could may might must shall should will would get
-    gets got getting make makes made use uses used using show shows showed shown say says
-    said note notes noted state states stated list lists listed report reports reported
-    mention mentions mentioned indicate indicates indicated record records recorded
-    according audit audits company prospect one ones thing things way ways lot lots
-    percent percentage point points dollar dollars usd eur gbp thousand million billion
-    trillion k m b bn mn per cent pct pp bps times x
-    run runs running ran handle handles handled power powers powered rely relies relied
-    provide provides provided host hosts hosted sit sits remain remains become becomes
-    take takes took give gives keep keeps come comes go goes went cover covers covered
-    complete completes completed operate operates operated
-    end ends ended start starts started begin begins began post posts posted reach
-    reaches reached stand stands stood total totals totalled totaled amount amounts
-    """
-)
+STOP_WORDS = language.STOP_WORDS
 
 DIRECTION_UP = _words(
     """
@@ -64,7 +45,16 @@ DIRECTION_DOWN = _words(
     """
 )
 NEGATORS = _words("negative minus")
-LEVEL_MARKERS = _words("to from")
+TREND_PATH_WORDS = _words("growth change yoy trend")
+"""Path words of a field that holds a measure's change (``revenue_growth_pct``): a
+direction word about that measure anywhere in a claim must agree with its sign."""
+LEVEL_MARKERS = _words("to from at")
+PHRASAL_HEADS = _words(
+    "turn turns turned turning shut shuts break breaks broke set sets sign signs signed "
+    "pick picks show shows back backs follow follows take takes took make makes made end ends "
+    "ended sum sums add adds"
+)
+"""Verbs that make ``down``/``up`` part of a phrase (``turn down 6.4% of tenders``)."""
 """A number right after one of these is a level (``fell to 3%``), not a change."""
 
 CLAUSE_BREAKS = _words(
@@ -392,6 +382,12 @@ COMMON_WORDS = STOP_WORDS | _words(
     """
 )
 
+IMPERATIVES = _words(
+    "ask tell email call invite ping thank meet remind loop message brief cc contact text"
+)
+"""Verbs that open advice addressed to the rep: before a name (``Ask Dana``) they are
+not part of it."""
+
 OBJECT_STARTERS = _words(
     """
     the a an their your our his her its my them they it this that these those any each
@@ -426,3 +422,13 @@ FRACTION_PATH_WORDS = _words(
     "rate ratio share fraction proportion margin churn conversion retention yield"
 )
 FISCAL_PATH_WORDS = _words("fy fiscal")
+
+
+def _relations() -> dict[Relation, frozenset[str]]:
+    text = resources.files("prism_slack.data").joinpath("relations.yaml").read_text("utf-8")
+    raw = cast(dict[str, list[str]], yaml.safe_load(text))
+    return {cast(Relation, k): frozenset(v) for k, v in raw.items()}
+
+
+RELATION_WORDS = _relations()
+"""Words that name each relation a derived figure may use (``data/relations.yaml``)."""

@@ -4,10 +4,7 @@ and the *squashed* form names are compared in.
 - ``fold``: Unicode compatibility-decompose, drop accents, straighten quotes and dashes.
   Offsets are preserved for the characters the grammars look at (one char in, one out),
   so spans found in folded text index the original claim text too.
-- ``words``: lower-case word tokens (letters, then letters or digits; ``'s`` cut).
-- ``stem``: a light, deterministic stemmer (plural, ``-ing``, ``-ed``, a few derivational
-  endings, final ``e``). Applied the same way to claim and evidence, so only consistency
-  matters, not linguistics.
+- word tokens and stems come from ``prism_slack.language`` (shared with the answerer);
 - ``squash``: a name as its lower-case alphanumeric tokens run together, with the offsets
   where tokens start/end (``Hub-Spot`` and ``HubSpot`` both squash to ``hubspot``).
 """
@@ -18,7 +15,6 @@ import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from prism_slack.verify import lexicon
 
@@ -61,64 +57,8 @@ def fold(text: str) -> str:
     return "".join(out)
 
 
-_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:'[A-Za-z]+)?")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _PATH_SPLIT = re.compile(r"[._\-\s\[\]\"]+")
-
-
-def words(text: str) -> list[str]:
-    """Lower-case word tokens; possessive ``'s`` and other apostrophe tails dropped."""
-    out = []
-    for m in _WORD.finditer(text):
-        token = m.group(0).lower()
-        if "'" in token:
-            token = token.split("'", 1)[0]
-        out.append(token)
-    return out
-
-
-_SUFFIXES = (
-    ("ational", "ate"),
-    ("ations", ""),
-    ("ation", ""),
-    ("itions", ""),
-    ("ition", ""),
-    ("ities", ""),
-    ("ity", ""),
-    ("ments", ""),
-    ("ment", ""),
-    ("ness", ""),
-    ("ingly", ""),
-    ("ings", ""),
-    ("ing", ""),
-    ("edly", ""),
-    ("ies", "y"),
-    ("ied", "y"),
-    ("sses", "ss"),
-    ("ed", ""),
-    ("es", ""),
-    ("s", ""),
-)
-_MIN_STEM = 3
-
-
-@lru_cache(maxsize=65536)
-def stem(word: str) -> str:
-    """A light stem: ``conversions`` → ``conversion``, ``declined`` → ``declin``.
-
-    ``-ion`` is kept (``conversion`` and ``conversation`` must not meet)."""
-    w = word.lower()
-    if len(w) <= _MIN_STEM or not w.isalpha():
-        return w
-    for suffix, replacement in _SUFFIXES:
-        if w.endswith(suffix) and not (suffix == "s" and w.endswith("ss")):
-            candidate = w[: -len(suffix)] + replacement
-            if len(candidate) >= _MIN_STEM:
-                w = candidate
-            break
-    if len(w) > _MIN_STEM and w.endswith("e"):
-        w = w[:-1]
-    return w
 
 
 PREFIX_LEN = 6

@@ -1,0 +1,225 @@
+"""Corpora bench: the verifier scored on claims its authors did not write.
+
+Two corpora from ``../shared/corpora`` (the path is an argument), verified in-process —
+the verifier is called directly, one report index built once per report, no process per
+report:
+
+- ``natural-claims/claims.jsonl``: LLM-phrased claims over the four sample reports in
+  ``reports/``; per class, the false flags (correct claims marked unsupported) and the
+  catches (fabricated claims marked unsupported), and the undecided share;
+- ``tabfact-dev/cases.jsonl`` with its ``reports/``: crowd-written one-row statements; per
+  category, flagged / n, and the catch rate with and without ``refuted-relation`` and
+  ``refuted-negation-only`` (which a token-warrant check cannot see).
+
+Writes ``bench/results/corpora.md`` and ``bench/results/corpora.json`` (``--out``), and
+prints the corpora scorers' last lines (``natural-claims: catch=X/Y false_flags=A/B``,
+``tabfact-dev: …``), which match ``score.py`` of each corpus run on ``prism verify``.
+
+This is kept apart from the template sweep (``bench/qa_sweep.py``), a regression test of
+the number grammar.
+
+Usage: python bench/corpora_bench.py [--corpora DIR] [--out DIR] [--show N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from prism_slack.claims import Claim
+from prism_slack.llm.playbook import load_playbook
+from prism_slack.reports.model import Report
+from prism_slack.reports.store import validate_directory
+from prism_slack.verdict import ClaimVerdict
+from prism_slack.verify import verify_claim
+
+ROOT = Path(__file__).resolve().parent.parent
+UNFAIR = frozenset({"refuted-relation", "refuted-negation-only"})
+
+
+@dataclass
+class Tally:
+    """Counts for one class or category."""
+
+    n: int = 0
+    flagged: int = 0
+    undecided: int = 0
+    checks: collections.Counter[str] = field(default_factory=collections.Counter)
+
+    def add(self, verdict: ClaimVerdict) -> None:
+        self.n += 1
+        self.flagged += not verdict.supported
+        self.undecided += verdict.undecided
+        self.checks.update({r.check.slug for r in verdict.reasons})
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "n": self.n,
+            "flagged": self.flagged,
+            "undecided": self.undecided,
+            "checks": dict(self.checks.most_common()),
+        }
+
+
+@dataclass
+class Corpus:
+    name: str
+    positive: dict[str, Tally] = field(default_factory=dict)
+    """Correct claims by class: ``flagged`` is a false flag."""
+    negative: dict[str, Tally] = field(default_factory=dict)
+    """Fabricated claims by class: ``flagged`` is a catch."""
+    misses: list[str] = field(default_factory=list)
+    false_flags: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def add(self, ok: bool, cls: str, verdict: ClaimVerdict, where: str) -> None:
+        (self.positive if ok else self.negative).setdefault(cls, Tally()).add(verdict)
+        line = f"[{cls}] {verdict.claim.text!r} ({where}) {[str(r) for r in verdict.reasons]}"
+        if ok and not verdict.supported:
+            self.false_flags.append(line)
+        elif not ok and verdict.supported:
+            self.misses.append(line + (" undecided" if verdict.undecided else ""))
+
+    def totals(self, skip: frozenset[str] = frozenset()) -> tuple[int, int, int, int]:
+        neg = [t for c, t in self.negative.items() if c not in skip]
+        pos = list(self.positive.values())
+        return (
+            sum(t.flagged for t in neg),
+            sum(t.n for t in neg),
+            sum(t.flagged for t in pos),
+            sum(t.n for t in pos),
+        )
+
+    def line(self) -> str:
+        caught, refuted, flagged, correct = self.totals()
+        return f"{self.name}: catch={caught}/{refuted} false_flags={flagged}/{correct}"
+
+
+def _reports(directory: Path) -> dict[str, Report]:
+    reports, errors = validate_directory(directory)
+    if errors:
+        sys.exit(f"{directory}: {len(errors)} report errors, first: {errors[0]}")
+    return {r.slug: r for r in reports}
+
+
+def _lines(path: Path) -> list[dict[str, Any]]:
+    with path.open(encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
+
+
+def natural_claims(corpora: Path) -> Corpus:
+    reports = _reports(ROOT / "reports")
+    allowed = load_playbook().vocabulary()
+    out = Corpus("natural-claims")
+    started = time.perf_counter()
+    for row in _lines(corpora / "natural-claims" / "claims.jsonl"):
+        verdict = verify_claim(
+            Claim.model_validate(row["claim"]), reports[row["report"]], allowed=allowed
+        )
+        out.add(bool(row["ok"]), row["class"], verdict, row["report"])
+    out.seconds = time.perf_counter() - started
+    return out
+
+
+def tabfact(corpora: Path) -> Corpus:
+    base = corpora / "tabfact-dev"
+    reports = _reports(base / "reports")
+    allowed = load_playbook().vocabulary()
+    out = Corpus("tabfact-dev")
+    started = time.perf_counter()
+    for row in _lines(base / "cases.jsonl"):
+        verdict = verify_claim(
+            Claim.model_validate(row["claim"]), reports[row["report"]], allowed=allowed
+        )
+        out.add(bool(row["entailed"]), row["category"], verdict, row["report"])
+    out.seconds = time.perf_counter() - started
+    return out
+
+
+def _pct(a: int, b: int) -> str:
+    return f"{a / b:.0%}" if b else "-"
+
+
+def _row(cls: str, t: Tally) -> str:
+    return f"| {cls} | {t.n} | {t.flagged} ({_pct(t.flagged, t.n)}) | {t.undecided} |"
+
+
+def markdown(corpora: list[Corpus]) -> str:
+    lines = [
+        "# Corpora bench",
+        "",
+        "`python bench/corpora_bench.py`: the verifier called in-process on the shared",
+        "corpora. *False flags*: correct claims marked unsupported; *caught*: fabricated",
+        "claims marked unsupported; *undecided*: supported, but check 7 could not settle",
+        "them (left to the judge, or posted at their honest rung).",
+        "",
+    ]
+    for c in corpora:
+        caught, refuted, flagged, correct = c.totals()
+        lines += [f"## {c.name}", "", f"`{c.line()}` ({c.seconds:.1f} s in-process)", ""]
+        if c.name == "tabfact-dev":
+            fair_caught, fair_n, _, _ = c.totals(UNFAIR)
+            lines += [
+                f"Caught without relation/negation-only: {fair_caught}/{fair_n} "
+                f"({_pct(fair_caught, fair_n)}).",
+                "",
+            ]
+        lines += [
+            f"False flags {flagged}/{correct} ({_pct(flagged, correct)}), "
+            f"caught {caught}/{refuted} ({_pct(caught, refuted)}).",
+            "",
+            "| correct class | n | false flags | undecided |",
+            "|---|---|---|---|",
+        ]
+        lines += [_row(cls, t) for cls, t in sorted(c.positive.items())]
+        lines += ["", "| fabricated class | n | caught | undecided |", "|---|---|---|---|"]
+        lines += [_row(cls, t) for cls, t in sorted(c.negative.items())]
+        lines.append("")
+    return "\n".join(lines)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--corpora", type=Path, default=ROOT.parent / "shared" / "corpora")
+    ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results")
+    ap.add_argument("--show", type=int, default=0, help="print N false flags and misses each")
+    ap.add_argument("--only", choices=("natural-claims", "tabfact-dev"), default=None)
+    args = ap.parse_args()
+    if not args.corpora.is_dir():
+        sys.exit(f"no corpora at {args.corpora} (pass --corpora DIR)")
+    runs = []
+    if args.only in (None, "natural-claims"):
+        runs.append(natural_claims(args.corpora))
+    if args.only in (None, "tabfact-dev"):
+        runs.append(tabfact(args.corpora))
+    for c in runs:
+        if args.show:
+            print(f"-- {c.name} false flags ({len(c.false_flags)})")
+            print(*c.false_flags[: args.show], sep="\n")
+            print(f"-- {c.name} misses ({len(c.misses)})")
+            print(*c.misses[: args.show], sep="\n")
+        print(c.line())
+    if args.only is None:
+        args.out.mkdir(parents=True, exist_ok=True)
+        (args.out / "corpora.md").write_text(markdown(runs), encoding="utf-8")
+        payload = {
+            c.name: {
+                "line": c.line(),
+                "seconds": round(c.seconds, 2),
+                "correct": {k: t.as_json() for k, t in sorted(c.positive.items())},
+                "fabricated": {k: t.as_json() for k, t in sorted(c.negative.items())},
+            }
+            for c in runs
+        }
+        (args.out / "corpora.json").write_text(json.dumps(payload, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,111 @@
+"""The language the verifier (and the answerer) read claims and reports in: one
+tokenizer, one stemmer, one stop list, and how common an English word is.
+
+- ``words``: lower-case word tokens (letters, then letters or digits; ``'s`` cut).
+- ``stem``: a light, deterministic stemmer (plural, ``-ing``, ``-ed``, a few derivational
+  endings, final ``e``), applied the same way to claim and evidence, so only consistency
+  matters. ``-ion`` is kept (``conversion`` and ``conversation`` must not meet).
+- ``STOP_WORDS``: words that carry no content (``data/stop_words.txt``).
+- ``zipf``/``common``: an English word's frequency on the Zipf scale (wordfreq's bundled
+  lists: 7 is "the", 3 is about once per million words, 0 is unknown). Rare words are
+  what names, products and distinctive terms are made of.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from importlib import resources
+
+from wordfreq import zipf_frequency
+
+
+def _word_file(name: str) -> frozenset[str]:
+    text = resources.files("prism_slack.data").joinpath(name).read_text(encoding="utf-8")
+    return frozenset(w for line in text.splitlines() for w in line.split("#", 1)[0].split())
+
+
+STOP_WORDS = _word_file("stop_words.txt")
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:'[A-Za-z]+)?")
+
+
+def words(text: str) -> list[str]:
+    """Lower-case word tokens; possessive ``'s`` and other apostrophe tails dropped."""
+    out = []
+    for m in _WORD.finditer(text):
+        token = m.group(0).lower()
+        if "'" in token:
+            token = token.split("'", 1)[0]
+        out.append(token)
+    return out
+
+
+_SUFFIXES = (
+    ("ational", "ate"),
+    ("ations", ""),
+    ("ation", ""),
+    ("itions", ""),
+    ("ition", ""),
+    ("ities", ""),
+    ("ity", ""),
+    ("ments", ""),
+    ("ment", ""),
+    ("ness", ""),
+    ("ingly", ""),
+    ("ings", ""),
+    ("ing", ""),
+    ("edly", ""),
+    ("ies", "y"),
+    ("ied", "y"),
+    ("sses", "ss"),
+    ("ed", ""),
+    ("es", ""),
+    ("s", ""),
+)
+_MIN_STEM = 3
+
+
+@lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """A light stem: ``conversions`` → ``conversion``, ``declined`` → ``declin``.
+
+    ``-ion`` is kept (``conversion`` and ``conversation`` must not meet)."""
+    w = word.lower()
+    if len(w) <= _MIN_STEM or not w.isalpha():
+        return w
+    for suffix, replacement in _SUFFIXES:
+        if w.endswith(suffix) and not (suffix == "s" and w.endswith("ss")):
+            candidate = w[: -len(suffix)] + replacement
+            if len(candidate) >= _MIN_STEM:
+                w = candidate
+            break
+    if len(w) > _MIN_STEM and w.endswith("e"):
+        w = w[:-1]
+    return w
+
+
+COMMON_ZIPF = 5.0
+"""At or above this Zipf frequency a word is ordinary English (``win``, ``game``,
+``place``); below it, a word is distinctive (``helene``, ``klaviyo``, ``amplitude``)."""
+
+
+@lru_cache(maxsize=65536)
+def zipf(word: str) -> float:
+    """How common ``word`` is in English (Zipf scale, 0 when unknown)."""
+    return float(zipf_frequency(word.lower(), "en"))
+
+
+def common(word: str) -> bool:
+    """Is ``word`` an ordinary English word (not a distinctive name or term)?"""
+    return zipf(word) >= COMMON_ZIPF
+
+
+NAME_ZIPF = 3.0
+"""Below this Zipf frequency a lower-case word is read as a name (``klaviyo``,
+``zelenkovskaya``) that its evidence must hold."""
+
+
+def rare(word: str) -> bool:
+    """Is ``word`` rare enough in English to be a name or a coined term?"""
+    return zipf(word) < NAME_ZIPF

@@ -1,0 +1,176 @@
+"""Dates and periods in text (rules 2 and 3 of the grammar in ``numbers``): ISO and
+slashed dates, month names (any case before a day or year), quarters, halves and fiscal
+years."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from prism_slack.language import words
+from prism_slack.verify import lexicon
+from prism_slack.verify.quantity import DatePoint, Period, QKind, Quantity, ScanState
+
+_MONTH = (
+    r"(?:Jan(?:uary|\.)?|Feb(?:ruary|\.)?|Mar(?:ch|\.)?|Apr(?:il|\.)?|May|June?|July?|"
+    r"Aug(?:ust|\.)?|Sep(?:t(?:ember)?)?\.?|Oct(?:ober|\.)?|Nov(?:ember|\.)?|Dec(?:ember|\.)?)"
+)
+_FULL_MONTH = (
+    r"(?:January|February|March|April|May|June|July|August|September|October|November|"
+    r"December)"
+)
+_ORD = r"(?:st|nd|rd|th)?"
+_END = r"(?![\w])(?!\.\d)"
+
+
+_ISO_DAY = re.compile(
+    r"(?<![\w.])(\d{4})-(\d{2})-(\d{2})"
+    r"(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?" + _END
+)
+_ISO_MONTH = re.compile(r"(?<![\w.])(\d{4})-(\d{2})" + _END + r"(?!-\d)")
+_YMD_SLASH = re.compile(r"(?<![\w./])(\d{4})/(\d{1,2})/(\d{1,2})(?![\w/])")
+_AMBIGUOUS_SLASH = re.compile(r"(?<![\w./])(\d{1,2})/(\d{1,2})/(\d{4}|\d{2})(?![\w/])")
+_MONTH_DAY = re.compile(
+    r"\b(" + _MONTH + r")\s+(\d{1,2})" + _ORD + r"(?:\s*,?\s+(\d{4}))?" + _END, re.I
+)
+_DAY_MONTH = re.compile(
+    r"(?<![\w.])(\d{1,2})"
+    + _ORD
+    + r"\s+(?:of\s+)?("
+    + _MONTH
+    + r")(?![a-z])(?:,?\s+(\d{4}))?"
+    + _END,
+    re.I,
+)
+_MONTH_YEAR = re.compile(r"\b(" + _MONTH + r")(?:\s+of)?,?\s+(\d{4})" + _END, re.I)
+_BARE_MONTH = re.compile(r"\b(" + _FULL_MONTH + r")\b")
+
+_YEAR_TAIL = (
+    r"(?:\s*(?:of\s+)?(?:(?P<fy>FY|[Ff]iscal(?:\s+[Yy]ear)?)\s*'?\s*(?P<fyy>\d{4}|\d{2})"
+    r"|\s*['\-]\s*(?P<yy>\d{2}|\d{4})|\s+(?:of\s+)?(?P<yyyy>\d{4})))?"
+)
+_QUARTER = re.compile(r"\b[Qq]([1-4])" + _YEAR_TAIL + _END)
+_HALF = re.compile(r"\bH([12])" + _YEAR_TAIL + _END)
+_QUARTER_FIRST = re.compile(r"\b([1-4])Q\s*'?(\d{2}|\d{4})?" + _END)
+_FISCAL = re.compile(
+    r"\b(?:FY|[Ff]iscal(?:\s+[Yy]ear)?)\s*['\-]?\s*(\d{4}|\d{2})"
+    r"(?:\s*[-/ ]?\s*(?:Q([1-4])|H([12])))?" + _END
+)
+_QUARTER_WORDS = re.compile(
+    r"\b(first|second|third|fourth|1st|2nd|3rd|4th)\s+(quarter|half)"
+    r"(?:\s+of)?(?:\s+(?:(fiscal(?:\s+year)?|FY)\s*)?(\d{4}))?\b",
+    re.I,
+)
+
+
+def _date_quantity(m: re.Match[str], points: tuple[DatePoint, ...]) -> Quantity:
+    return Quantity(QKind.DATE, m.group(0), m.start(), m.end(), dates=points)
+
+
+def _valid(year: int | None, month: int | None, day: int | None) -> bool:
+    if month is not None and not 1 <= month <= 12:
+        return False
+    if day is None:
+        return True
+    if month is None:
+        return False
+    try:
+        dt.date(year if year is not None else 2000, month, day)  # 2000: a leap year
+    except ValueError:
+        return False
+    return True
+
+
+def _month(name: str) -> int:
+    return lexicon.MONTHS[name.rstrip(".").lower()]
+
+
+def _add_date(state: ScanState, m: re.Match[str], *points: DatePoint) -> None:
+    valid = tuple(p for p in points if _valid(p.year, p.month, p.day))
+    if valid and state.free(*m.span()):
+        state.add(_date_quantity(m, valid))
+
+
+def dates(state: ScanState) -> None:
+    for m in _ISO_DAY.finditer(state.masked):
+        y, mo, d = (int(g) for g in m.groups())
+        _add_date(state, m, DatePoint(y, mo, d))
+    for m in _ISO_MONTH.finditer(state.masked):
+        _add_date(state, m, DatePoint(int(m.group(1)), int(m.group(2))))
+    for m in _YMD_SLASH.finditer(state.masked):
+        y, mo, d = (int(g) for g in m.groups())
+        _add_date(state, m, DatePoint(y, mo, d))
+    for m in _AMBIGUOUS_SLASH.finditer(state.masked):
+        a, b, yy = int(m.group(1)), int(m.group(2)), int(m.group(3))
+        y = yy + 2000 if yy < 100 else yy
+        _add_date(state, m, DatePoint(y, a, b), DatePoint(y, b, a))
+    for m in _MONTH_DAY.finditer(state.masked):
+        year = int(m.group(3)) if m.group(3) else None
+        _add_date(state, m, DatePoint(year, _month(m.group(1)), int(m.group(2))))
+    for m in _DAY_MONTH.finditer(state.masked):
+        year = int(m.group(3)) if m.group(3) else None
+        _add_date(state, m, DatePoint(year, _month(m.group(2)), int(m.group(1))))
+    for m in _MONTH_YEAR.finditer(state.masked):
+        _add_date(state, m, DatePoint(int(m.group(2)), _month(m.group(1))))
+    for m in _BARE_MONTH.finditer(state.masked):
+        if m.group(1) == "May" and not _after_temporal_word(state.text, m.start()):
+            continue
+        _add_date(state, m, DatePoint(None, _month(m.group(1))))
+
+
+def _after_temporal_word(text: str, start: int) -> bool:
+    before = words(text[max(0, start - 20) : start])
+    return bool(before) and before[-1] in lexicon.TEMPORAL_PREPOSITIONS
+
+
+def _two_digit_year(raw: str) -> int:
+    value = int(raw.lstrip("'"))
+    return value + 2000 if value < 100 else value
+
+
+def _tail_year(m: re.Match[str]) -> tuple[int | None, bool]:
+    """The year after a quarter or half, and whether it is a fiscal year."""
+    if m.group("fyy"):
+        return _two_digit_year(m.group("fyy")), True
+    if m.group("yy"):
+        return _two_digit_year(m.group("yy")), False
+    if m.group("yyyy"):
+        return int(m.group("yyyy")), False
+    return None, False
+
+
+def _add_period(state: ScanState, m: re.Match[str], period: Period) -> None:
+    if state.free(*m.span()):
+        state.add(Quantity(QKind.PERIOD, m.group(0), m.start(), m.end(), period=period))
+
+
+def _fiscal(state: ScanState, *, with_part: bool) -> None:
+    for m in _FISCAL.finditer(state.masked):
+        quarter = int(m.group(2)) if m.group(2) else None
+        half = int(m.group(3)) if m.group(3) else None
+        if with_part and quarter is None and half is None:
+            continue
+        period = Period(_two_digit_year(m.group(1)), quarter, half, fiscal=True)
+        _add_period(state, m, period)
+
+
+def periods(state: ScanState) -> None:
+    _fiscal(state, with_part=True)  # "FY2026 Q1" before "Q1 FY2026" before "FY2026"
+    for m in _QUARTER_WORDS.finditer(state.masked):
+        n = lexicon.QUARTER_WORDS[m.group(1).lower()]
+        year = int(m.group(4)) if m.group(4) else None
+        fiscal = m.group(3) is not None
+        if m.group(2).lower() == "quarter":
+            _add_period(state, m, Period(year, quarter=n, fiscal=fiscal))
+        elif n <= 2:
+            _add_period(state, m, Period(year, half=n, fiscal=fiscal))
+    for m in _QUARTER.finditer(state.masked):
+        year, fiscal = _tail_year(m)
+        _add_period(state, m, Period(year, quarter=int(m.group(1)), fiscal=fiscal))
+    for m in _HALF.finditer(state.masked):
+        year, fiscal = _tail_year(m)
+        _add_period(state, m, Period(year, half=int(m.group(1)), fiscal=fiscal))
+    for m in _QUARTER_FIRST.finditer(state.masked):
+        year = _two_digit_year(m.group(2)) if m.group(2) else None
+        _add_period(state, m, Period(year, quarter=int(m.group(1))))
+    _fiscal(state, with_part=False)

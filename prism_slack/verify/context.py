@@ -1,0 +1,112 @@
+"""The context of a number in its clause: a bound (``over``, ``at most``), a hedge
+(``about 1,200`` is 1,200 ± 50) and a direction (``fell``, ``was down``; a level after
+``to``/``from``/``at``; ``turn down`` is a verb)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from decimal import Decimal
+from typing import Literal
+
+from prism_slack.language import words
+from prism_slack.verify import lexicon
+from prism_slack.verify.quantity import Bound, Direction, QKind, Quantity
+
+_BOUND_PHRASES = sorted([*lexicon.BOUNDS, *lexicon.HEDGES], key=len, reverse=True)
+_BOUND_TAIL = re.compile(
+    r"(?:^|[^\w~])(" + "|".join(re.escape(p) for p in _BOUND_PHRASES) + r")\s*$", re.I
+)
+_BOUND_NAMES: dict[str, Bound] = {"gt": "gt", "ge": "ge", "lt": "lt", "le": "le"}
+_SENTENCE_CUT = re.compile(r"[.;!?](?:\s|$)")
+
+
+def with_context(text: str, quantities: list[Quantity]) -> list[Quantity]:
+    out = []
+    for i, q in enumerate(quantities):
+        if q.kind not in (QKind.NUMBER, QKind.PERCENT, QKind.CURRENCY):
+            out.append(q)
+            continue
+        prev_end = quantities[i - 1].end if i else 0
+        next_start = quantities[i + 1].start if i + 1 < len(quantities) else len(text)
+        before = text[prev_end : q.start]
+        bound, hedge_len = _bound(before)
+        tolerance = _hedged(q) if bound == "hedge" else q.tolerance
+        direction = (
+            None
+            if q.explicit_sign or q.share
+            else _direction(before[: len(before) - hedge_len], text[q.end : next_start])
+        )
+        out.append(
+            replace(
+                q,
+                bound="eq" if bound == "hedge" else bound,
+                tolerance=tolerance,
+                direction=direction,
+            )
+        )
+    return out
+
+
+def _bound(before: str) -> tuple[Bound | Literal["hedge"], int]:
+    """The bound or hedge phrase right before a number, and its length in ``before``."""
+    m = _BOUND_TAIL.search(before)
+    if m is None:
+        return "eq", 0
+    phrase = re.sub(r"\s+", " ", m.group(1).lower())
+    length = len(before) - m.start(1)
+    bound = _BOUND_NAMES.get(lexicon.BOUNDS.get(phrase, ""))
+    return (bound, length) if bound is not None else ("hedge", length)
+
+
+def _hedged(q: Quantity) -> Decimal:
+    """Tolerance of a hedged integer: its trailing zeros are not significant."""
+    digits = re.sub(r"\D", "", q.text.split(".")[0])
+    if "." in q.text or not digits or set(digits) == {"0"}:
+        return q.tolerance
+    zeros = len(digits) - len(digits.rstrip("0"))
+    return q.tolerance * Decimal(10) ** zeros
+
+
+def _clause_words(segment: str, *, backward: bool, limit: int) -> list[str]:
+    """Words of ``segment`` nearest the number, up to a clause break or ``limit`` words."""
+    parts = _SENTENCE_CUT.split(segment)
+    segment = parts[-1] if backward else parts[0]
+    if not backward:
+        segment = segment.split(",", 1)[0]
+    tokens = words(segment)
+    ordered = list(reversed(tokens)) if backward else tokens
+    out: list[str] = []
+    for token in ordered:
+        if token in lexicon.CLAUSE_BREAKS or len(out) == limit:
+            break
+        out.append(token)
+    return out
+
+
+def _direction(before: str, after: str) -> Direction | None:
+    back = _clause_words(before, backward=True, limit=5)
+    if any(w in lexicon.NEGATORS for w in back):
+        return "down"
+    if back and back[0] in lexicon.LEVEL_MARKERS:
+        return None
+    for i, word in enumerate(back):
+        if i + 1 < len(back) and back[i + 1] in lexicon.PHRASAL_HEADS:
+            continue  # "turn down", "shut down": a verb, not a direction
+        found = _direction_of(word, None)
+        if found:
+            return found
+    ahead = _clause_words(after, backward=False, limit=3)
+    for i, word in enumerate(ahead):
+        found = _direction_of(word, ahead[i + 1] if i + 1 < len(ahead) else None)
+        if found:
+            return found
+    return None
+
+
+def _direction_of(word: str, following: str | None) -> Direction | None:
+    if word in lexicon.DIRECTION_DOWN and not (word.startswith("drop") and following == "off"):
+        return "down"
+    if word in lexicon.DIRECTION_UP:
+        return "up"
+    return None

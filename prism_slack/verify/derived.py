@@ -1,0 +1,92 @@
+"""Derived figures: a claim number that no cited value states, but that recomputes exactly
+(to the precision the claim shows) from two cited numbers by a relation the claim names.
+
+Relations, each with the words that name it (``lexicon.RELATION_WORDS``):
+
+- ``difference`` — ``a - b`` (``59 points below the max``, ``misses the target by 0.4 s``);
+- ``complement`` — ``100 - p`` of a cited percentage (``35% comes from outside
+  e-commerce``);
+- ``sum`` — ``a + b`` of two cited percentages (``together make up 80.7%``);
+- ``share`` — ``a / b`` as a percentage, for two cited counts (``half of the six clinics``);
+- ``change`` — ``(a - b) / b`` as a percentage.
+
+Operands are read in the claim number's terms (``anchors.candidates``: percent or
+fraction, currency, unit), so ``2.9 s`` and ``2,500 ms`` subtract. Only the cited fields
+are used, never the rest of the report; a relation the claim does not name is never tried.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from decimal import Decimal
+from itertools import permutations
+
+from prism_slack.verdict import Derivation, Relation
+from prism_slack.verify import lexicon
+from prism_slack.verify.anchors import candidates, within
+from prism_slack.verify.index import LeafFacts
+from prism_slack.verify.numbers import QKind, Quantity
+
+HUNDRED = Decimal(100)
+
+
+def relations_named(tokens: Sequence[str]) -> frozenset[Relation]:
+    """The relations whose words the claim uses."""
+    said = set(tokens)
+    return frozenset(r for r, names in lexicon.RELATION_WORDS.items() if said & names)
+
+
+def derive(
+    q: Quantity, cited: Sequence[LeafFacts], relations: frozenset[Relation]
+) -> Derivation | None:
+    """The first derivation of ``q`` from two cited numbers by a named relation."""
+    if not relations or not q.numeric or q.kind is QKind.SCORE:
+        return None
+    operands = [
+        (leaf.path, v) for leaf in cited for v in leaf.quantities if v.numeric and not v.from_path
+    ]
+    for relation, value, used, shown in _results(q, operands, relations):
+        if within(q, abs(q.value), value):
+            return Derivation(
+                figure=q.text,
+                relation=relation,
+                operands=used,
+                arithmetic=f"{shown} = {_num(round(value, 4))}",
+            )
+    return None
+
+
+def _results(
+    q: Quantity,
+    operands: list[tuple[str, Quantity]],
+    relations: frozenset[Relation],
+) -> Iterator[tuple[Relation, Decimal, list[str], str]]:
+    if "complement" in relations and q.kind is QKind.PERCENT:
+        for path, v in operands:
+            for x in candidates(q, v):
+                if 0 < x < HUNDRED:
+                    yield "complement", HUNDRED - x, [path], f"100 - {_num(x)}"
+    for (path_a, a), (path_b, b) in permutations(operands, 2):
+        for x in candidates(q, a):
+            for y in candidates(q, b):
+                pair = [path_a, path_b]
+                if "difference" in relations and x > y:
+                    yield "difference", x - y, pair, f"{_num(x)} - {_num(y)}"
+                if "sum" in relations and q.kind is QKind.PERCENT and path_a < path_b:
+                    yield "sum", x + y, pair, f"{_num(x)} + {_num(y)}"
+        if q.kind is QKind.PERCENT and a.value and b.value:
+            if "share" in relations and _count(a) and _count(b) and a.value < b.value:
+                share = a.value / b.value * HUNDRED
+                yield "share", share, [path_a, path_b], f"{_num(a.value)} / {_num(b.value)}"
+            if "change" in relations and a.kind is b.kind and a.unit == b.unit:
+                change = abs(a.value - b.value) / b.value * HUNDRED
+                shown = f"({_num(a.value)} - {_num(b.value)}) / {_num(b.value)}"
+                yield "change", change, [path_a, path_b], shown
+
+
+def _count(v: Quantity) -> bool:
+    return v.kind is QKind.NUMBER and v.unit is None and v.value == v.value.to_integral_value()
+
+
+def _num(x: Decimal) -> str:
+    return format(x.normalize(), "f")

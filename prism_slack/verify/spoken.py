@@ -1,0 +1,174 @@
+"""Numbers as people write them (rules 4b, 4c and 7 of the grammar in ``numbers``):
+score, record, range and clock strings taken whole (``7 - 8``, ``1:56.85``); shares in
+words (``seven in ten``, ``one call in eight``, ``a third``, ``three quarters``, ``half``),
+``a dozen``, ``nine and a half``, ``half a million``; and number words (``twenty-five
+thousand``)."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+from text_to_num import text2num
+
+from prism_slack.verify import lexicon
+from prism_slack.verify.quantity import _SCALES, UNITS, QKind, Quantity, ScanState
+
+_NUMBER_WORD_ALT = "|".join(sorted(lexicon.NUMBER_WORDS, key=len, reverse=True))
+_NUMBER_WORD = re.compile(
+    r"(?<![\w-])(" + _NUMBER_WORD_ALT + r")(?:[-\s](one|two|three|four|five|six|seven|eight|"
+    r"nine))?(?:\s+(thousand|million|billion))?(?![\w])",
+    re.I,
+)
+_TENS = frozenset({"twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"})
+_TIME_UNIT_WORD = re.compile(r"-(day|week|month|year|hour|minute)s?\b", re.I)
+
+
+_RECORD = re.compile(
+    r"(?<![\w.:/-])(?:\d+(?:[.:]\d+){2,}|\d+:\d+(?:\.\d+)?|\d+(?:\s*-\s*\d+)+)(?![\w:/-]|\.\d)"
+)
+
+
+def record_key(text: str) -> str:
+    """``1:56.85`` and ``1.56.85`` → ``1:56:85``; ``7 - 8`` → ``7-8``."""
+    return re.sub(r"[.:]", ":", re.sub(r"\s+", "", text))
+
+
+def records(state: ScanState) -> None:
+    for m in _RECORD.finditer(state.masked):
+        if not state.free(*m.span()):
+            continue
+        text = m.group(0)
+        parts = tuple(
+            Quantity(QKind.NUMBER, n.group(0), m.start() + n.start(), m.start() + n.end(),
+                     value=Decimal(n.group(0)), tolerance=Decimal(0))
+            for n in re.finditer(r"\d+", text)
+        )  # fmt: skip
+        q = Quantity(QKind.RECORD, text, m.start(), m.end(), key=record_key(text), parts=parts)
+        state.add(q)
+        if state.report_text:  # a report's "7 - 8" also holds 7 and 8 for a claim to cite
+            state.found.extend(parts)
+
+
+_COUNT = r"(\d+|" + "|".join(sorted(lexicon.NUMBER_WORDS, key=len, reverse=True)) + r")"
+_RATIO = re.compile(
+    r"(?<![\w.-])"
+    + _COUNT
+    + r"(?:\s+[a-z]+)?\s+(?:in|of\s+every|out\s+of\s+every)\s+"
+    + _COUNT
+    + r"(?![\w%]|\.\d)",
+    re.I,
+)
+_FRACTION = re.compile(
+    r"(?<![\w-])(?:(a|one|two|three|four)\s+)?(half|thirds?|quarters?|fifths?|tenths?)"
+    r"(?![\w-])",
+    re.I,
+)
+_DENOMINATORS = {"half": 2, "third": 3, "quarter": 4, "fifth": 5, "tenth": 10}
+_AND_A_HALF = re.compile(
+    r"(?<![\w.-])"
+    + _COUNT
+    + r"\s+and\s+a\s+half(?:\s+("
+    + "|".join(sorted(UNITS, key=len, reverse=True))
+    + r"))?(?![\w-])",
+    re.I,
+)
+_HALF_A = re.compile(r"(?<![\w-])half\s+a\s+(thousand|million|billion)(?![\w-])", re.I)
+_ONE_UNIT = re.compile(
+    r"\b(?:over|under|than|about|nearly|almost|within|by|least|most|roughly|around)\s+"
+    r"((?:a\s+full|a|an)\s+(second|minute|hour|day|week|month|year))\b",
+    re.I,
+)
+"""``over a second``, ``lag by a full day``: one of a unit (after a bound, hedge or ``by``,
+so ``a second meeting`` and ``once a day`` are not read)."""
+_DOZEN = re.compile(r"(?<![\w-])(?:a|one|two|three|half\s+a)\s+dozen(?![\w-])", re.I)
+
+
+def _count(raw: str) -> int:
+    return int(raw) if raw.isdigit() else lexicon.NUMBER_WORDS[raw.lower()]
+
+
+def _share(state: ScanState, m: re.Match[str], numerator: int, denominator: int) -> None:
+    """A share written as a ratio or fraction (``seven in ten``, ``a third``): a percent,
+    to half a unit of its denominator (``seven in ten`` is 70% ± 5)."""
+    if not 0 < numerator <= denominator or not state.free(*m.span()):
+        return
+    value = Decimal(100 * numerator) / denominator
+    tolerance = Decimal(50) / denominator
+    state.add(
+        Quantity(QKind.PERCENT, m.group(0), m.start(), m.end(), value=value,
+                 tolerance=min(tolerance, Decimal(5)), share=True)
+    )  # fmt: skip
+
+
+def ratios(state: ScanState) -> None:
+    """``seven in ten``, ``one call in eight``, ``1 in 5``, ``a third``, ``three quarters``,
+    ``half``; ``a dozen`` is 12."""
+    for m in _AND_A_HALF.finditer(state.masked):
+        if state.free(*m.span()):
+            value = Decimal(_count(m.group(1))) + Decimal("0.5")
+            unit = m.group(2).lower() if m.group(2) else None
+            q = Quantity(QKind.NUMBER, m.group(0), m.start(), m.end(), value=value, unit=unit)
+            state.add(q)
+    for m in _HALF_A.finditer(state.masked):
+        if state.free(*m.span()):
+            scale = _SCALES[m.group(1).lower()]
+            state.add(
+                Quantity(QKind.NUMBER, m.group(0), m.start(), m.end(), value=scale / 2,
+                         tolerance=scale / 20)
+            )  # fmt: skip
+    for m in _RATIO.finditer(state.masked):
+        _share(state, m, _count(m.group(1)), _count(m.group(2)))
+    for m in _FRACTION.finditer(state.masked):
+        part = m.group(2).lower()
+        if m.group(1) is None and part != "half":
+            continue  # "the third round", "rank fifth": an ordinal, not a share
+        head = (m.group(1) or "a").lower()
+        base = _DENOMINATORS[part.rstrip("s")]
+        numerator = 1 if head in ("a", "one") else lexicon.NUMBER_WORDS[head]
+        if part.endswith("s") != (numerator > 1) and part != "half":
+            continue
+        _share(state, m, numerator, base)
+    for m in _ONE_UNIT.finditer(state.masked):
+        start, end = m.span(1)
+        if state.free(start, end):
+            unit = m.group(2).lower()
+            state.add(Quantity(QKind.NUMBER, m.group(1), start, end, value=Decimal(1), unit=unit))
+    for m in _DOZEN.finditer(state.masked):
+        head = m.group(0).lower().split()[0]
+        n = {"a": 12, "one": 12, "two": 24, "three": 36, "half": 6}[head]
+        if state.free(*m.span()):
+            state.add(Quantity(QKind.NUMBER, m.group(0), m.start(), m.end(), value=Decimal(n)))
+
+
+def _spoken_value(phrase: str) -> tuple[Decimal, str | None]:
+    """The value of a number-word phrase (``twenty-five thousand`` → 25000, by
+    ``text2num``), and the scale word that ends it, if any."""
+    words = phrase.lower().replace("-", " ").split()
+    scale = words[-1] if words[-1] in _SCALES else None
+    return Decimal(text2num(" ".join(words), "en")), scale
+
+
+def number_words(state: ScanState) -> None:
+    for m in _NUMBER_WORD.finditer(state.masked):
+        first = m.group(1).lower()
+        optional = first in lexicon.OPTIONAL_NUMBER_WORDS and not state.report_text
+        end = m.end()
+        after = state.masked[end : end + 12]
+        unit_word = _TIME_UNIT_WORD.match(after)
+        if after.startswith("-") and not unit_word:
+            continue
+        if m.group(2) and first not in _TENS:
+            end = m.end(1)  # "two three": two numbers, not one
+        amount, scale_word = _spoken_value(state.text[m.start() : end])
+        tolerance = Decimal("0.5") * (_SCALES[scale_word] if scale_word else 1)
+        start = m.start()
+        unit = None
+        if unit_word and end == m.end():
+            unit, end = unit_word.group(1).lower(), end + unit_word.end()
+        q = Quantity(
+            QKind.NUMBER, state.text[start:end], start, end, value=amount, tolerance=tolerance,
+            unit=unit, optional=optional,
+        )  # fmt: skip
+        if state.free(start, end):
+            state.add(q)

@@ -1,0 +1,239 @@
+"""Verifier v2 rules, each pinned by a true and a false example (issue 8).
+
+Outcomes: ``ok`` (supported and decided: EVIDENCE-WARRANTED), ``undecided`` (supported,
+check 7 could not settle it: ANCHOR-WARRANTED), ``fails`` (a hard check failed).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any, Literal
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from prism_slack.claims import Claim
+from prism_slack.reports.model import Report, build_report
+from prism_slack.verdict import Check, Rung
+from prism_slack.verify import verify_claim
+from prism_slack.verify.checks import failed_checks
+from prism_slack.verify.lexicon import NUMBER_WORDS
+from prism_slack.verify.numbers import QKind, scan
+
+DATA: dict[str, Any] = {
+    "company": {"name": "Acme Widgets, Inc.", "aliases": ["Acme"], "domain": "acmewidgets.com"},
+    "report": {"id": "R-2", "generated_at": "2026-03-09"},
+    "financials": {
+        "revenue_usd": 4137220,
+        "revenue_growth_pct": -5.0,
+        "payer_mix": {"medicare_pct": 36.2, "medicaid_pct": 15.1, "commercial_pct": 44.5},
+    },
+    "metrics": {
+        "mobile_share_pct": 71.3,
+        "call_abandonment_pct": 12.9,
+        "us_viewers_millions": 10.34,
+        "loyalty_members": 486000,
+        "first_response_time": "9.5 h",
+    },
+    "scores": {"max": 10, "search_relevance": 4, "checkout": 7},
+    "vendors": {"ecommerce": "Shopify", "crm": "HubSpot"},
+    "rows": [
+        {"date": "march 15", "opponent": "toronto", "score": "0 - 3", "time": "1:56.85"},
+        {"date": "march 17", "opponent": "zelenograd", "score": "7 - 8", "time": "2:01.10"},
+        {"date": "march 19", "opponent": "boston", "score": "2 - 1", "time": "1:59.40"},
+        {"date": "march 21", "opponent": "chicago", "score": "4 - 4", "time": "2:03.00"},
+    ],
+    "stakeholders": [
+        {"name": "Maria Chen", "title": "VP Sales"},
+        {"name": "Priya Raman", "title": "Chief Digital Officer"},
+    ],
+    "findings": [
+        {
+            "title": "Slow mobile checkout",
+            "detail": "Product pages load in 2.9 s on mobile, against a 2.5 s target.",
+        },
+        {"title": "Help centre gaps", "detail": "Articles cover 34 of 102 ticket tags."},
+    ],
+}
+
+Outcome = Literal["ok", "undecided", "fails"]
+
+
+@pytest.fixture(scope="module")
+def acme() -> Report:
+    return build_report("acme", DATA)
+
+
+def outcome(report: Report, text: str, *evidence: str, kind: str = "fact") -> Outcome:
+    verdict = verify_claim(Claim(text=text, kind=kind, evidence=list(evidence)), report)  # type: ignore[arg-type]
+    if not verdict.supported:
+        assert not verdict.undecided
+        return "fails"
+    if verdict.undecided:
+        assert verdict.rung is Rung.ANCHOR_WARRANTED
+        return "undecided"
+    assert verdict.rung is Rung.EVIDENCE_WARRANTED
+    return "ok"
+
+
+CASES: list[tuple[str, str, tuple[str, ...], Outcome]] = [
+    # check 7 fails only on positive evidence; unfound wording is undecided
+    ("evidence", "Their CRM is HubSpot.", ("vendors.crm",), "ok"),
+    ("evidence", "Their CRM is HubSpot, which reps like.", ("vendors.crm",), "undecided"),
+    ("evidence", "Their ecommerce runs on HubSpot.", ("vendors.crm",), "fails"),
+    # a field next to the cited one, named instead of it
+    ("sibling", "Medicaid is 15.1% of the payer mix.", ("financials.payer_mix.medicaid_pct",),
+     "ok"),
+    ("sibling", "Medicare is 15.1% of the payer mix.", ("financials.payer_mix.medicaid_pct",),
+     "fails"),
+    # the clause's words sit around another number of the cited sentence
+    ("sentence", "Product pages load in 2.9 s on mobile.", ("findings[0].detail",), "ok"),
+    ("sentence", "Product pages load in 2.5 s on mobile.", ("findings[0].detail",), "fails"),
+    # record strings match whole; a number inside a date or score is part of it
+    ("record", "Acme lost 0 - 3 to toronto on march 15.", ("rows[0]",), "undecided"),
+    ("record", "Acme lost 0 - 4 to toronto on march 15.", ("rows[0]",), "fails"),
+    ("record", "The time on march 15 was 1.56.85.", ("rows[0]",), "ok"),
+    ("record", "The time on march 15 was 1.56.95.", ("rows[0]",), "fails"),
+    # a distinctive word of another row of the cited list
+    ("row swap", "Acme lost 0 - 3 to toronto.", ("rows[0]",), "undecided"),
+    ("row swap", "Acme lost 0 - 3 to zelenograd.", ("rows[0]",), "fails"),
+    # another row's value in the same column, where the cited row holds something else
+    ("column swap", "The opponent on march 15 was toronto.", ("rows[0]",), "ok"),
+    ("column swap", "The opponent on march 15 was boston.", ("rows[0]",), "fails"),
+    # units and scale carried by the field name
+    ("field scale", "About 10.34 million people watched.", ("metrics.us_viewers_millions",),
+     "undecided"),
+    ("field scale", "About 10.34 billion people watched.", ("metrics.us_viewers_millions",),
+     "fails"),
+    ("field unit", "First responses take nine and a half hours.",
+     ("metrics.first_response_time",), "ok"),
+    ("field unit", "First responses take nine and a half days.",
+     ("metrics.first_response_time",), "fails"),
+    # shares and number words
+    ("share", "About seven in ten sessions are mobile.", ("metrics.mobile_share_pct",),
+     "undecided"),
+    ("share", "About six in ten sessions are mobile.", ("metrics.mobile_share_pct",), "fails"),
+    ("share", "The contact centre drops roughly one call in eight.",
+     ("metrics.call_abandonment_pct",), "undecided"),
+    ("share", "The contact centre drops roughly one call in four.",
+     ("metrics.call_abandonment_pct",), "fails"),
+    ("hedge", "Just under half a million loyalty members.", ("metrics.loyalty_members",), "ok"),
+    ("hedge", "Just over half a million loyalty members.", ("metrics.loyalty_members",), "fails"),
+    # one of a unit after a bound ("over a second", "by a full day")
+    ("one unit", "First responses take under a day.", ("metrics.first_response_time",), "ok"),
+    ("one unit", "First responses take over a day.", ("metrics.first_response_time",), "fails"),
+    # direction words: a verb of a level is not a change; a change's sign must agree
+    ("direction", "Revenue fell 5%.", ("financials.revenue_growth_pct",), "ok"),
+    ("direction", "Revenue rose 5%.", ("financials.revenue_growth_pct",), "fails"),
+    # a direction word anywhere in the claim, against the report's change field
+    ("trend", "Revenue slid to $4.1M.", ("financials.revenue_usd",), "ok"),
+    ("trend", "Revenue grew to $4.1M, up from the prior year.", ("financials.revenue_usd",),
+     "fails"),
+    # lower-case names must be warranted; contractions and imperatives are not names
+    ("lower-case name", "Their storefront runs on shopify.", ("vendors.ecommerce",), "ok"),
+    ("lower-case name", "Their storefront runs on magento.", ("vendors.ecommerce",), "fails"),
+    ("contraction", "They're on HubSpot for CRM.", ("vendors.crm",), "ok"),
+    ("contraction", "They're on Salesforce for CRM.", ("vendors.crm",), "fails"),
+    # a person given another cited record's role
+    ("crossed", "Maria Chen is the VP Sales.", ("stakeholders[0].name", "stakeholders[0].title"),
+     "ok"),
+    ("crossed", "Maria Chen is the Chief Digital Officer.",
+     ("stakeholders[0].name", "stakeholders[1].title"), "fails"),
+    # derived figures, when the claim names the relation next to the figure
+    ("derived", "Search relevance sits six points below the max.",
+     ("scores.search_relevance", "scores.max"), "ok"),
+    ("derived", "Search relevance sits five points below the max.",
+     ("scores.search_relevance", "scores.max"), "fails"),
+    ("derived", "Product pages miss the 2.5 s target by 0.4 s.", ("findings[0].detail",),
+     "undecided"),
+    ("derived", "Product pages miss the 2.5 s target by 0.6 s.", ("findings[0].detail",),
+     "fails"),
+    ("derived", "Medicare and commercial together are 80.7% of the payer mix.",
+     ("financials.payer_mix.medicare_pct", "financials.payer_mix.commercial_pct"), "undecided"),
+    ("derived", "Medicare and commercial together are 81.7% of the payer mix.",
+     ("financials.payer_mix.medicare_pct", "financials.payer_mix.commercial_pct"), "fails"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("rule", "text", "evidence", "expected"),
+    CASES,
+    ids=[f"{rule}: {text}" for rule, text, _, _ in CASES],
+)
+def test_rule(
+    acme: Report, rule: str, text: str, evidence: tuple[str, ...], expected: Outcome
+) -> None:
+    assert outcome(acme, text, *evidence) == expected
+
+
+def test_each_rule_has_a_true_and_a_false_example() -> None:
+    by_rule: dict[str, set[bool]] = {}
+    for rule, _, _, expected in CASES:
+        by_rule.setdefault(rule, set()).add(expected == "fails")
+    assert all(kinds == {True, False} for kinds in by_rule.values()), by_rule
+
+
+def test_a_derived_figure_shows_its_arithmetic(acme: Report) -> None:
+    claim = Claim(
+        text="Search relevance sits six points below the max.",
+        kind="fact",
+        evidence=["scores.search_relevance", "scores.max"],
+    )
+    verdict = verify_claim(claim, acme)
+    [derivation] = verdict.derivations
+    assert derivation.relation == "difference"
+    assert derivation.arithmetic == "10 - 4 = 6"
+    assert sorted(derivation.operands) == ["scores.max", "scores.search_relevance"]
+
+
+def test_a_derived_figure_needs_its_relation_named(acme: Report) -> None:
+    claim = Claim(
+        text="Search relevance is six.",
+        kind="fact",
+        evidence=["scores.search_relevance", "scores.max"],
+    )
+    assert failed_checks(verify_claim(claim, acme).reasons) == {Check.ANCHOR_WARRANT}
+
+
+def test_positive_evidence_is_never_undecided(acme: Report) -> None:
+    claim = Claim(
+        text="Medicare is 15.1% of the payer mix.",
+        kind="fact",
+        evidence=["financials.payer_mix.medicaid_pct"],
+    )
+    verdict = verify_claim(claim, acme)
+    assert not verdict.supported and not verdict.undecided
+    assert all(str(r).startswith("attribute_warrant: ") for r in verdict.reasons)
+
+
+SMALL = sorted((w, n) for w, n in NUMBER_WORDS.items() if 1 <= n <= 10)
+
+
+@given(
+    st.sampled_from(SMALL), st.sampled_from(SMALL), st.booleans(), st.sampled_from(["", " call"])
+)
+def test_a_ratio_in_words_or_digits_is_a_share(
+    top: tuple[str, int], bottom: tuple[str, int], digits: bool, noun: str
+) -> None:
+    (top_word, n), (bottom_word, d) = top, bottom
+    a, b = (str(n), str(d)) if digits else (top_word, bottom_word)
+    found = scan(f"Roughly {a}{noun} in {b} are dropped.").quantities
+    if n > d:
+        assert all(q.kind is not QKind.PERCENT for q in found)
+        return
+    [share] = found
+    assert share.kind is QKind.PERCENT and share.share
+    assert share.value == Decimal(100 * n) / d
+    assert share.direction is None  # a share is a level, never a change
+
+
+@given(st.integers(min_value=1, max_value=99), st.sampled_from(["thousand", "million", ""]))
+def test_number_words_are_valued(n: int, scale: str) -> None:
+    tens, ones = divmod(n, 10)
+    words = {v: k for k, v in NUMBER_WORDS.items()}
+    spoken = words[n] if n < 20 else words[tens * 10] + (f"-{words[ones]}" if ones else "")
+    text = f"They hired {spoken} {scale} people.".replace("  ", " ")
+    [q] = scan(text, report_text=True).quantities
+    factor = {"thousand": 1000, "million": 10**6, "": 1}[scale]
+    assert q.value == n * factor
