@@ -28,6 +28,10 @@ METHOD_SCOPES: dict[str, str | None] = {
     "assistant.threads.setSuggestedPrompts": "assistant:write",
     "assistant.threads.setTitle": "assistant:write",
     "users.info": "users:read",
+    # Looking for a reply that may have landed before posting it again (slack/delivery.py);
+    # a channel's history scope, as the message events the app subscribes to need.
+    "conversations.history": "channels:history",
+    "conversations.replies": "channels:history",
 }
 """Bot scope each Web API method needs (``None``: no scope)."""
 

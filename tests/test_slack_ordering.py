@@ -82,7 +82,7 @@ def test_a_dm_thread_split_across_workers_is_answered_in_ts_order(
     # a turn order kept per process, worker one would take message 2 straight after 0.
     for worker, n in ((two, 3), (one, 2), (two, 1)):
         send(worker, n)
-    queue = keys.turns(Conversation(team=fake.team_id, channel=channel, thread=root))
+    queue = keys.order(Conversation(team=fake.team_id, channel=channel, thread=root))
     fake.wait_for(lambda: redis_client.zcard(queue) == 4, what="every message to queue")
     gated.release()
 

@@ -1,7 +1,7 @@
 """Interactivity: the 👍/👎 feedback buttons under every answer.
 
 A click is acked at once, then stored with the turn's audit record
-(``state.save_feedback(turn_id, user, value)``; the button's value is the turn id), and
+(``state.save_feedback(turn_id, user=user, value=value)``; the button's value is the turn id), and
 the rep gets an ephemeral thank-you — or, when the store is down, a note saying the
 feedback could not be saved.
 """
@@ -31,7 +31,7 @@ def record_feedback(state: StateStore, turn_id: str, user: str, value: FeedbackV
         logger.warning("feedback click without turn id or user")
         return texts.FEEDBACK_FAILED
     try:
-        state.save_feedback(turn_id, user, value)
+        state.save_feedback(turn_id, user=user, value=value)
     except StoreUnavailable as e:
         logger.warning("feedback on turn %s not saved: %s", turn_id, e)
         return texts.FEEDBACK_NOT_SAVED

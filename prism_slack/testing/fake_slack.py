@@ -4,9 +4,11 @@
 ``fake.api_url`` (``WebClient(base_url=fake.api_url)``) and it serves ``POST /api/<method>``
 with form or JSON bodies, the way Slack does:
 
-- ``auth.test``, ``chat.postMessage``, ``chat.update``, ``chat.postEphemeral``,
-  ``chat.delete``, ``assistant.threads.setStatus``, ``assistant.threads.setSuggestedPrompts``,
-  ``users.info``, ``apps.connections.open``; any other method answers ``unknown_method``;
+- ``auth.test``, ``chat.postMessage`` (with ``metadata``), ``chat.update``,
+  ``chat.postEphemeral``, ``chat.delete``, ``conversations.history`` and
+  ``conversations.replies`` (the bot's own messages, ``metadata`` with
+  ``include_all_metadata``), ``assistant.threads.setStatus``,
+  ``assistant.threads.setSuggestedPrompts``, ``users.info``, ``apps.connections.open``; any other method answers ``unknown_method``;
 - the bot token is checked (``invalid_auth`` otherwise; ``apps.connections.open`` wants the
   app-level token);
 - messages are kept, so ``chat.update`` of a ts that was never posted is
@@ -20,7 +22,8 @@ with form or JSON bodies, the way Slack does:
 ``response_url(...)`` hands out URLs on the same server for slash-command and
 interactivity ``respond()``; posts to them are recorded as method ``"response_url"``.
 
-Failures are scripted per method: ``fail_next("chat.postMessage", error="channel_not_found")``
+Failures are scripted per method: ``fail_next("chat.postMessage", error="channel_not_found")``,
+``fail_next("chat.postMessage", status=500, lands=True)`` (the post is stored all the same)
 or ``rate_limit_next("chat.postMessage", count=2, retry_after=0)`` (HTTP 429 with
 ``Retry-After``). Every call, failed or not, is recorded with its parameters and time;
 ``wait_for`` polls the record with a deadline, so tests never sleep for a fixed time.
@@ -86,6 +89,7 @@ class FakeMessage:
     thread_ts: str | None
     user: str
     updates: int = 0
+    metadata: dict[str, Any] | None = None
 
 
 @dataclass
@@ -93,6 +97,8 @@ class _Failure:
     error: str
     status: int
     retry_after: int | None
+    lands: bool = False
+    """The call takes effect although the answer is an error (a 500 after the write)."""
 
 
 @dataclass
@@ -154,10 +160,18 @@ class FakeSlack(HTTPService):
     # -- scripting -------------------------------------------------------------------------
 
     def fail_next(
-        self, method: str, *, error: str = "internal_error", count: int = 1, status: int = 200
+        self,
+        method: str,
+        *,
+        error: str = "internal_error",
+        count: int = 1,
+        status: int = 200,
+        lands: bool = False,
     ) -> None:
-        """The next ``count`` calls of ``method`` answer ``ok: false`` with ``error``."""
-        self._queue(method, _Failure(error=error, status=status, retry_after=None), count)
+        """The next ``count`` calls of ``method`` answer ``ok: false`` with ``error`` (HTTP
+        ``status``); with ``lands`` the call takes effect all the same (a post is stored)."""
+        failure = _Failure(error=error, status=status, retry_after=None, lands=lands)
+        self._queue(method, failure, count)
 
     def rate_limit_next(self, method: str, *, count: int = 1, retry_after: int = 1) -> None:
         """The next ``count`` calls of ``method`` answer HTTP 429 with ``Retry-After``."""
@@ -227,6 +241,9 @@ class FakeSlack(HTTPService):
         with self._lock:
             failure = self._script.take(method)
         if failure is not None:
+            if failure.lands and (landing := _METHODS.get(method)) is not None:
+                with contextlib.suppress(_ApiError):
+                    landing(self, params)
             self._record(method, params, failure.status, failure.error, path)
             headers = {}
             if failure.retry_after is not None:
@@ -285,7 +302,16 @@ class FakeSlack(HTTPService):
         text, blocks = _content(params)
         ts = self._next_ts()
         thread_ts = params.get("thread_ts") or None
-        message = FakeMessage(channel, ts, text, blocks, thread_ts, self.bot_user_id)
+        metadata = params.get("metadata")
+        message = FakeMessage(
+            channel,
+            ts,
+            text,
+            blocks,
+            thread_ts,
+            self.bot_user_id,
+            metadata=metadata if isinstance(metadata, dict) else None,
+        )
         with self._lock:
             self._messages[(channel, ts)] = message
         return {"channel": channel, "ts": ts, "message": _as_json(message, self.bot_id)}
@@ -333,6 +359,33 @@ class FakeSlack(HTTPService):
                 raise _ApiError("invalid_thread_ts")
         return {}
 
+    def _history(self, params: dict[str, Any]) -> dict[str, Any]:
+        """``conversations.history``: the bot's top-level messages (newest first)."""
+        channel = _required(params, "channel", "channel_not_found")
+        return {"messages": self._listing(channel, None, params), "has_more": False}
+
+    def _replies(self, params: dict[str, Any]) -> dict[str, Any]:
+        """``conversations.replies``: the bot's messages in the thread (oldest first)."""
+        channel = _required(params, "channel", "channel_not_found")
+        thread_ts = _required(params, "ts", "thread_not_found")
+        found = self._listing(channel, thread_ts, params)
+        return {"messages": list(reversed(found)), "has_more": False}
+
+    def _listing(
+        self, channel: str, thread_ts: str | None, params: dict[str, Any]
+    ) -> list[dict[str, Any]]:
+        oldest = _ts_key(str(params.get("oldest") or "0"))
+        with_metadata = str(params.get("include_all_metadata")).lower() in ("1", "true")
+        listed = []
+        for message in reversed(self.thread(channel, thread_ts)):
+            if _ts_key(message.ts) < oldest:
+                continue
+            doc = _as_json(message, self.bot_id)
+            if with_metadata and message.metadata is not None:
+                doc["metadata"] = message.metadata
+            listed.append(doc)
+        return listed
+
     def _users_info(self, params: dict[str, Any]) -> dict[str, Any]:
         user = _required(params, "user", "user_not_found")
         return {"user": {"id": user, "team_id": self.team_id, "name": user.lower()}}
@@ -355,6 +408,8 @@ _METHODS: dict[str, Callable[[FakeSlack, dict[str, Any]], dict[str, Any]]] = {
     "chat.update": FakeSlack._update,
     "chat.postEphemeral": FakeSlack._post_ephemeral,
     "chat.delete": FakeSlack._delete,
+    "conversations.history": FakeSlack._history,
+    "conversations.replies": FakeSlack._replies,
     "assistant.threads.setStatus": FakeSlack._set_status,
     "assistant.threads.setSuggestedPrompts": FakeSlack._set_prompts,
     "users.info": FakeSlack._users_info,

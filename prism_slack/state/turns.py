@@ -1,0 +1,366 @@
+"""Durable turns on a Redis Stream with a consumer group (DESIGN §12).
+
+A message Slack handed us is a promise. :meth:`TurnLog.enqueue` records it — in one
+MULTI/EXEC, before the HTTP ack — as
+
+- an entry of the stream ``prism:turnlog`` (``XADD``), read by every worker through the
+  consumer group ``prism`` (``XREADGROUP``);
+- its record ``prism:turn:<id>`` (a hash: the message, then its progress: placeholder ts,
+  the rendered reply, the ts of every part posted, its outcome);
+- a member of its conversation's order ``prism:order:<scope>`` (a zset of
+  :func:`keys.turn_member`, i.e. Slack ts order), so a worker answers a turn only once it
+  heads its conversation: one at a time, in the order the rep sent them, on any worker.
+
+A message whose record exists is a duplicate (an ``app_mention``/``message`` pair, a Slack
+retry): it is not queued twice, and there is nothing to claim before the work — the record
+IS the work. A worker acknowledges the entry (``XACK`` + ``XDEL`` + ``ZREM`` + the outcome,
+again in one MULTI/EXEC: :meth:`finish`) only after Slack confirmed the reply, or the turn
+failed for good. A live worker keeps its entries fresh (:meth:`heartbeat`, ``XCLAIM
+JUSTID``); an entry idle for ``reclaim_after_s`` belongs to a dead worker and is taken over
+(:meth:`reclaim`, ``XAUTOCLAIM``); a worker that stops on SIGTERM hands its unfinished
+entries back (:meth:`hand_back`) so the next :meth:`reclaim` takes them at once.
+
+No Lua: the same code runs on ``fakeredis`` (the embedded default).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+import redis
+from redis.exceptions import ResponseError, WatchError
+
+from prism_slack.errors import StoreUnavailable
+from prism_slack.ports import Conversation
+from prism_slack.state import keys
+from prism_slack.state.redis_store import HOUR, redis_call
+
+logger = logging.getLogger(__name__)
+
+GROUP: Final = "prism"
+_WATCH_ATTEMPTS = 8
+
+
+@dataclass(frozen=True)
+class QueuedTurn:
+    """One message to answer, as the stream and its record hold it."""
+
+    turn_id: str
+    conversation: Conversation
+    ts: str
+    message: dict[str, Any]
+    """The message as the Slack surface gave it (``Incoming`` JSON)."""
+    received_at: float = 0.0
+    """Wall-clock seconds when it was recorded (0 until it is)."""
+
+
+@dataclass
+class TurnProgress:
+    """What a turn has done so far (its record), so a reclaimed turn never repeats a post."""
+
+    status: str = "queued"
+    attempts: int = 0
+    admitted: bool = False
+    placeholder_ts: str | None = None
+    status_set: bool = False
+    reply: dict[str, Any] | None = None
+    posted: list[str] = field(default_factory=list)
+    posting: str | None = None
+    """The part being posted right now: set before the call, cleared after (see delivery)."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A stream entry held by this worker: its stream id and its turn."""
+
+    entry_id: str
+    turn: QueuedTurn
+
+
+class TurnLog:
+    """The stream, its records and its per-conversation order, for one worker (consumer)."""
+
+    def __init__(
+        self,
+        client: redis.Redis,
+        *,
+        consumer: str,
+        record_ttl_s: float = 24 * HOUR,
+        reclaim_after_s: float = 15.0,
+    ) -> None:
+        self._client = client
+        self.consumer = consumer
+        self._record_ms = int(record_ttl_s * 1000)
+        self.reclaim_after_s = reclaim_after_s
+        self._group_ready = False
+
+    # -- the request thread ---------------------------------------------------------------
+
+    def enqueue(self, turn: QueuedTurn) -> bool:
+        """Record ``turn`` durably; False when it is already recorded (a duplicate)."""
+        record = keys.turn(turn.turn_id)
+        order = keys.order(turn.conversation)
+        with redis_call("turn_enqueue", record), self._client.pipeline(transaction=True) as pipe:
+            for _ in range(_WATCH_ATTEMPTS):
+                try:
+                    pipe.watch(record)  # type: ignore[no-untyped-call]  # untyped in redis-py
+                    if pipe.exists(record):
+                        return False
+                    pipe.multi()
+                    pipe.hset(
+                        record,
+                        mapping={
+                            "message": json.dumps(turn.message),
+                            "conversation": turn.conversation.model_dump_json(),
+                            "ts": turn.ts,
+                            "status": "queued",
+                            "received_at": repr(time.time()),
+                        },
+                    )
+                    pipe.pexpire(record, self._record_ms)
+                    pipe.xadd(keys.TURN_STREAM, {"turn": turn.turn_id})
+                    pipe.zadd(order, {keys.order_member(turn.ts, turn.turn_id): 0})
+                    pipe.pexpire(order, self._record_ms)
+                    pipe.execute()
+                    return True
+                except WatchError:
+                    pipe.reset()
+            return False  # another worker kept writing this record: it has the turn
+
+    # -- the worker -----------------------------------------------------------------------
+
+    def ensure_group(self) -> None:
+        """Create the stream and its consumer group if they are not there (idempotent)."""
+        with redis_call("turn_group", keys.TURN_STREAM):
+            try:
+                self._client.xgroup_create(keys.TURN_STREAM, GROUP, id="0", mkstream=True)
+            except ResponseError as e:
+                if "BUSYGROUP" not in str(e):
+                    raise
+        self._group_ready = True
+
+    def read(self, count: int, *, block_ms: int) -> list[Entry]:
+        """Up to ``count`` new entries for this consumer (waits at most ``block_ms``)."""
+        if count <= 0:
+            return []
+        if not self._group_ready:
+            self.ensure_group()
+        with self._stream_call("turn_read"):
+            reply = self._client.xreadgroup(
+                GROUP, self.consumer, {keys.TURN_STREAM: ">"}, count=count, block=block_ms
+            )
+        streams: list[Any] = list(reply or [])
+        return self._entries(item for _, items in streams for item in items)
+
+    def reclaim(self, count: int) -> list[Entry]:
+        """Take over up to ``count`` entries of dead or departed workers."""
+        if count <= 0:
+            return []
+        if not self._group_ready:
+            self.ensure_group()
+        taken = self._take_handed_back(count)
+        with self._stream_call("turn_reclaim"):
+            reply = self._client.xautoclaim(
+                keys.TURN_STREAM,
+                GROUP,
+                self.consumer,
+                min_idle_time=int(self.reclaim_after_s * 1000),
+                start_id="0-0",
+                count=count - len(taken),
+            )
+        taken.extend(reply[1])
+        gone = reply[2] if len(reply) > 2 else []
+        if gone:  # pending entries whose data is gone: nothing to answer
+            with redis_call("turn_ack_gone", keys.TURN_STREAM):
+                self._client.xack(keys.TURN_STREAM, GROUP, *gone)
+        entries = self._entries(taken)
+        for entry in entries:
+            logger.info("turn %s reclaimed by %s", entry.turn.turn_id, self.consumer)
+        return entries
+
+    def _take_handed_back(self, count: int) -> list[Any]:
+        with redis_call("turn_handed_back", keys.HANDED_BACK):
+            gone = [_text(c) for c in self._client.smembers(keys.HANDED_BACK)]
+        taken: list[Any] = []
+        for consumer in gone:
+            with redis_call("turn_handed_back", consumer):
+                pending = self._client.xpending_range(
+                    keys.TURN_STREAM, GROUP, "-", "+", count, consumername=consumer
+                )
+                ids: list[Any] = [p["message_id"] for p in pending]
+                if ids:
+                    taken.extend(
+                        self._client.xclaim(keys.TURN_STREAM, GROUP, self.consumer, 0, ids)
+                    )
+                else:
+                    self._client.srem(keys.HANDED_BACK, consumer)
+                    self._client.xgroup_delconsumer(keys.TURN_STREAM, GROUP, consumer)
+        return taken
+
+    def heartbeat(self, entry_ids: Iterable[str]) -> set[str]:
+        """Keep this worker's entries from being reclaimed; the ids it no longer holds."""
+        wanted = set(entry_ids)
+        if not wanted:
+            return set()
+        with redis_call("turn_heartbeat", self.consumer):
+            pending = self._client.xpending_range(
+                keys.TURN_STREAM,
+                GROUP,
+                "-",
+                "+",
+                max(len(wanted), 1) * 2 + 100,
+                consumername=self.consumer,
+            )
+            held = {_text(p["message_id"]) for p in pending} & wanted
+            if held:
+                ids: list[Any] = sorted(held)
+                self._client.xclaim(keys.TURN_STREAM, GROUP, self.consumer, 0, ids, justid=True)
+        return wanted - held
+
+    def hand_back(self, entry_ids: Iterable[str]) -> None:
+        """On the way out: give these entries to the next worker to :meth:`reclaim`, at once
+        (they move to a consumer of their own, listed in ``keys.HANDED_BACK``)."""
+        ids: list[Any] = sorted(set(entry_ids))
+        if not ids:
+            return
+        holder = f"{self.consumer}~handed-back"
+        with redis_call("turn_hand_back", self.consumer, len(ids)):
+            self._client.xclaim(keys.TURN_STREAM, GROUP, holder, 0, ids, justid=True)
+            self._client.sadd(keys.HANDED_BACK, holder)
+
+    def heads(self, conversations: Iterable[Conversation]) -> dict[Conversation, str | None]:
+        """The member (ts) that heads each conversation's order, or None when it is empty."""
+        wanted = list(dict.fromkeys(conversations))
+        if not wanted:
+            return {}
+        with redis_call("turn_heads", len(wanted)), self._client.pipeline(False) as pipe:
+            for where in wanted:
+                pipe.zrange(keys.order(where), 0, 0)
+            replies = pipe.execute()
+        return {
+            where: (_text(reply[0]) if reply else None)
+            for where, reply in zip(wanted, replies, strict=True)
+        }
+
+    def drop_stale_head(self, where: Conversation, member: str) -> bool:
+        """Remove ``member`` from ``where``'s order when its turn is over or unknown."""
+        turn_id = keys.turn_id_of(member)
+        with redis_call("turn_stale_head", turn_id):
+            status = _text(self._client.hget(keys.turn(turn_id), "status"))
+            if status in ("", "answered", "failed", "skipped"):
+                self._client.zrem(keys.order(where), member)
+                return True
+        return False
+
+    # -- a turn's record ------------------------------------------------------------------
+
+    def progress(self, turn_id: str) -> TurnProgress:
+        with redis_call("turn_progress", turn_id):
+            raw = self._client.hgetall(keys.turn(turn_id))
+        fields = {_text(k): _text(v) for k, v in raw.items()}
+        reply = fields.get("reply")
+        return TurnProgress(
+            status=fields.get("status") or "queued",
+            attempts=int(fields.get("attempts") or 0),
+            admitted=fields.get("admitted") == "1",
+            placeholder_ts=fields.get("placeholder_ts"),
+            status_set=fields.get("status_set") == "1",
+            reply=json.loads(reply) if reply else None,
+            posted=json.loads(fields.get("posted") or "[]"),
+            posting=fields.get("posting"),
+        )
+
+    def start_attempt(self, turn_id: str) -> int:
+        """Count one more attempt at the turn; the count."""
+        with redis_call("turn_attempt", turn_id):
+            return int(self._client.hincrby(keys.turn(turn_id), "attempts", 1))
+
+    def note(self, turn_id: str, **fields: str | None) -> None:
+        """Record progress (``None`` removes a field)."""
+        record = keys.turn(turn_id)
+        with redis_call("turn_note", turn_id, *fields), self._client.pipeline(True) as pipe:
+            present: dict[Any, Any] = {k: v for k, v in fields.items() if v is not None}
+            if present:
+                pipe.hset(record, mapping=present)
+            absent = [k for k, v in fields.items() if v is None]
+            if absent:
+                pipe.hdel(record, *absent)
+            pipe.execute()
+
+    def finish(self, entry: Entry, status: str) -> None:
+        """The turn is over (``answered``/``failed``/``skipped``): ack, delete, leave its order."""
+        turn = entry.turn
+        record = keys.turn(turn.turn_id)
+        with redis_call("turn_finish", turn.turn_id, status), self._client.pipeline(True) as pipe:
+            pipe.xack(keys.TURN_STREAM, GROUP, entry.entry_id)
+            pipe.xdel(keys.TURN_STREAM, entry.entry_id)
+            pipe.zrem(keys.order(turn.conversation), keys.order_member(turn.ts, turn.turn_id))
+            pipe.hset(record, mapping={"status": status, "finished_at": repr(time.time())})
+            pipe.hdel(record, "message")  # the rep's words are not kept past the turn
+            pipe.pexpire(record, self._record_ms)
+            pipe.execute()
+
+    def pending_count(self) -> int:
+        """Entries read by some worker and not yet finished (every consumer)."""
+        with redis_call("turn_pending", keys.TURN_STREAM):
+            try:
+                summary = self._client.xpending(keys.TURN_STREAM, GROUP)
+            except ResponseError:
+                return 0
+        return int(summary.get("pending") or 0)
+
+    # -- internals ------------------------------------------------------------------------
+
+    @contextmanager
+    def _stream_call(self, op: str) -> Iterator[None]:
+        """``redis_call``, noticing when Redis lost the group (restarted without data)."""
+        try:
+            with redis_call(op, keys.TURN_STREAM):
+                yield
+        except StoreUnavailable as e:
+            if "NOGROUP" in str(e):
+                self._group_ready = False
+            raise
+
+    def _entries(self, raw: Iterable[Any]) -> list[Entry]:
+        entries: list[Entry] = []
+        for entry_id, fields in raw:
+            if not fields:
+                continue
+            turn_id = _text(fields.get(b"turn", fields.get("turn")))
+            turn = self._load(turn_id) if turn_id else None
+            if turn is None:
+                logger.warning("turn entry %s has no readable record; dropped", _text(entry_id))
+                with redis_call("turn_ack_gone", entry_id):
+                    self._client.xack(keys.TURN_STREAM, GROUP, entry_id)
+                    self._client.xdel(keys.TURN_STREAM, entry_id)
+                continue
+            entries.append(Entry(_text(entry_id) or "", turn))
+        return entries
+
+    def _load(self, turn_id: str) -> QueuedTurn | None:
+        with redis_call("turn_load", turn_id):
+            message, conversation, ts, received_at = self._client.hmget(
+                keys.turn(turn_id), ["message", "conversation", "ts", "received_at"]
+            )
+        if message is None or conversation is None or ts is None:
+            return None
+        return QueuedTurn(
+            turn_id=turn_id,
+            conversation=Conversation.model_validate_json(conversation),
+            ts=_text(ts) or "",
+            message=json.loads(message),
+            received_at=float(_text(received_at) or 0.0),
+        )
+
+
+def _text(value: object) -> str:
+    if isinstance(value, bytes):
+        return value.decode()
+    return "" if value is None else str(value)
