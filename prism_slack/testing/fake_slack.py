@@ -8,7 +8,8 @@ with form or JSON bodies, the way Slack does:
   ``chat.postEphemeral``, ``chat.delete``, ``conversations.history`` and
   ``conversations.replies`` (the bot's own messages, ``metadata`` with
   ``include_all_metadata``), ``assistant.threads.setStatus``,
-  ``assistant.threads.setSuggestedPrompts``, ``users.info``, ``apps.connections.open``; any other method answers ``unknown_method``;
+  ``assistant.threads.setSuggestedPrompts``, ``users.info``, ``apps.connections.open``;
+  any other method answers ``unknown_method``;
 - the bot token is checked (``invalid_auth`` otherwise; ``apps.connections.open`` wants the
   app-level token);
 - messages are kept, so ``chat.update`` of a ts that was never posted is
