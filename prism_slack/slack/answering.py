@@ -25,11 +25,12 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 import time
 from dataclasses import dataclass
 from enum import StrEnum
 
-from prism_slack.errors import StoreUnavailable
+from prism_slack.errors import PrismError, StoreUnavailable
 from prism_slack.pipeline.turn import TurnDeps, run_turn
 from prism_slack.render.blocks import render_blocks, render_ephemeral
 from prism_slack.slack import texts
@@ -42,6 +43,10 @@ logger = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 4
 """A turn picked up this often (each by a worker that then died) is failed, not retried."""
+
+
+class Abandoned(PrismError):
+    """The worker stopped and handed its turns back: this one is no longer ours to answer."""
 
 
 class Handled(StrEnum):
@@ -79,6 +84,15 @@ class MessageAnswerer:
         self.replier = replier
         self.turns = turns
         self.delivery = delivery
+        self._abandoned = threading.Event()
+
+    def abandon(self) -> None:
+        """Write nothing more to Slack for any turn (they were handed back on shutdown)."""
+        self._abandoned.set()
+
+    def _still_ours(self, turn_id: str) -> None:
+        if self._abandoned.is_set():
+            raise Abandoned(f"turn {turn_id} was handed back")
 
     # -- the request thread ---------------------------------------------------------------
 
@@ -157,8 +171,8 @@ class MessageAnswerer:
             self.turns.finish(entry, "failed")
             self._log(incoming, Handled.FAILED, None, entry)
             return Handled.FAILED
-        except StoreUnavailable:
-            raise  # the worker lets the turn be reclaimed once the store is back
+        except (StoreUnavailable, Abandoned):
+            raise  # the worker lets the turn go: it is reclaimed (or was handed back)
         except Exception:
             logger.exception("answering %s failed", turn_id)
             self._fail(entry, incoming, progress, texts.FAILED)
@@ -203,6 +217,7 @@ class MessageAnswerer:
         turn_id = entry.turn.turn_id
         if progress.posted:
             return progress.posted[0]  # delivered before this worker took the turn over
+        self._still_ours(turn_id)
         part = self._part(incoming, turn_id, "reply")
         if progress.placeholder_ts is not None and self.delivery.update(
             part, progress.placeholder_ts, reply

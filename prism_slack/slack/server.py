@@ -27,6 +27,7 @@ import io
 import json
 import logging
 import math
+import os
 import signal
 import time
 from collections.abc import Callable, Iterable
@@ -220,8 +221,12 @@ def _on_worker_exit(server: Any, worker: Any) -> None:
     grace = float(worker.cfg.graceful_timeout) - SHUTDOWN_MARGIN_S
     if _term_at:
         grace -= time.monotonic() - _term_at[0]
-    for turn_worker in running_workers():
-        turn_worker.stop(grace_s=max(grace, 0.0))
+    left = sum(turn_worker.stop(grace_s=max(grace, 0.0)) for turn_worker in running_workers())
+    if left:
+        # Their threads are still waiting on the model; they may write nothing more, and
+        # the interpreter would wait for them: leave now, the next worker has their turns.
+        logging.shutdown()
+        os._exit(0)
 
 
 class PrismGunicorn(BaseApplication):  # type: ignore[misc]  # gunicorn is untyped

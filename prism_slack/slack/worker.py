@@ -27,7 +27,7 @@ from concurrent.futures import wait as wait_futures
 
 from prism_slack.errors import StoreUnavailable
 from prism_slack.ports import Conversation
-from prism_slack.slack.answering import MessageAnswerer, Prepared
+from prism_slack.slack.answering import Abandoned, MessageAnswerer, Prepared
 from prism_slack.state import keys
 from prism_slack.state.turns import Entry, TurnLog
 
@@ -85,8 +85,9 @@ class TurnWorker:
             logger.info("turn worker %s: no new turns (shutting down)", self.turns.consumer)
         self._reading.clear()
 
-    def stop(self, *, grace_s: float = 0.0) -> None:
-        """Stop, answering what is under way for up to ``grace_s``; hand back the rest."""
+    def stop(self, *, grace_s: float = 0.0) -> int:
+        """Stop, answering what is under way for up to ``grace_s``; hand back the rest (and
+        write nothing more to Slack for them). How many were handed back."""
         self.stop_reading()
         with self._lock:
             parked = [p.entry.entry_id for p in self._parked.values()]
@@ -104,6 +105,8 @@ class TurnWorker:
             self._thread.join(timeout=2.0)
         with self._lock:
             left = sorted(self._held)
+        if left:
+            self.answerer.abandon()
         self._hand_back(left)
         if left:
             logger.warning(
@@ -113,6 +116,7 @@ class TurnWorker:
                 grace_s,
             )
         self._pool.shutdown(wait=False, cancel_futures=True)
+        return len(left)
 
     def _hand_back(self, entry_ids: list[str]) -> None:
         if not entry_ids:
@@ -223,6 +227,8 @@ class TurnWorker:
         entry = prepared.entry
         try:
             self.answerer.run(prepared)
+        except Abandoned:
+            logger.info("turn %s left to the worker it was handed back to", entry.turn.turn_id)
         except StoreUnavailable as e:
             logger.warning("turn %s let go (store unavailable): %s", entry.turn.turn_id, e)
         except Exception:
