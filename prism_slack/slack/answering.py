@@ -254,7 +254,6 @@ class MessageAnswerer:
             thread_ts=incoming.reply_thread,
             turn_id=turn_id,
             name=name,
-            after_ts=incoming.ts,
         )
 
     def _log(

@@ -80,8 +80,6 @@ class Part:
     turn_id: str
     name: str
     """``placeholder`` or ``reply``: at most one message of each per turn."""
-    after_ts: str
-    """No message of the turn can be older than this (the rep's message)."""
 
 
 @dataclass(frozen=True)
@@ -183,18 +181,11 @@ class Delivery:
         try:
             if part.thread_ts is not None:
                 response = self.client.conversations_replies(
-                    channel=part.channel,
-                    ts=part.thread_ts,
-                    oldest=part.after_ts,
-                    include_all_metadata=True,
-                    limit=200,
+                    channel=part.channel, ts=part.thread_ts, include_all_metadata=True, limit=1000
                 )
-            else:
+            else:  # newest first: a turn's own messages are among the latest
                 response = self.client.conversations_history(
-                    channel=part.channel,
-                    oldest=part.after_ts,
-                    include_all_metadata=True,
-                    limit=200,
+                    channel=part.channel, include_all_metadata=True, limit=200
                 )
         except (SlackClientError, OSError) as e:
             logger.warning("slack turn=%s cannot look for %s: %s", part.turn_id, part.name, e)

@@ -544,6 +544,14 @@ def _handler_for(fake: FakeSlack) -> type[BaseHTTPRequestHandler]:
             status, body, headers = fake._handle(self.path.split("?")[0], params, token)
             self._send(status, body, headers)
 
+        def do_GET(self) -> None:  # the Web API's read methods (conversations.*) use GET
+            path, _, query = self.path.partition("?")
+            params: dict[str, Any] = {k: v[-1] for k, v in parse_qs(query).items()}
+            auth = self.headers.get("Authorization") or ""
+            token = auth.removeprefix("Bearer ").strip() or None
+            status, body, headers = fake._handle(path, params, token)
+            self._send(status, body, headers)
+
         def _send(self, status: int, body: dict[str, Any], headers: dict[str, str]) -> None:
             data = json.dumps(body).encode()
             self.send_response(status)
