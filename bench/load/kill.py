@@ -1,10 +1,11 @@
 """Kill one gunicorn worker in the middle of the burst and time the recovery.
 
-``WorkerKiller`` waits ``at_s`` seconds after the first turn is recorded, then picks the worker whose consumer holds the most
-turns in the turn log (``XINFO CONSUMERS``; a consumer's name carries its pid), notes the
-turns it holds, sends it SIGKILL, and polls their records until every one is finished by
-a live worker. Recovery time is from the kill to the last of them finished (answered or
-failed): what a rep whose question the dead worker held waited beyond a normal answer.
+``WorkerKiller`` waits ``at_s`` seconds after the first turn is recorded, then picks the
+worker whose consumer holds the most turns in the turn log (``XINFO CONSUMERS``; a
+consumer's name carries its pid), notes the turns it holds, sends it SIGKILL, and polls
+their records until every one is finished by a live worker. Recovery time is from the kill
+to the last of them finished (answered or failed): what a rep whose question the dead
+worker held waited beyond a normal answer.
 """
 
 from __future__ import annotations
