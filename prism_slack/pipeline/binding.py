@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from prism_slack.ports import Conversation, ReportStore, StateStore
+from prism_slack.ports import Conversation, ConversationStore, ReportStore
 from prism_slack.reports.model import Report
 
 
@@ -41,7 +41,7 @@ def bind_company(
     text: str,
     where: Conversation,
     reports: ReportStore,
-    state: StateStore,
+    state: ConversationStore,
     *,
     enforce_access: bool = True,
 ) -> BindResult:
