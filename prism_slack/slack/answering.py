@@ -90,9 +90,12 @@ class MessageAnswerer:
         """Write nothing more to Slack for any turn (they were handed back on shutdown)."""
         self._abandoned.set()
 
-    def _still_ours(self, turn_id: str) -> None:
+    def _still_ours(self, entry: Entry) -> None:
+        """Before writing to Slack: the turn must still be this worker's to answer."""
         if self._abandoned.is_set():
-            raise Abandoned(f"turn {turn_id} was handed back")
+            raise Abandoned(f"turn {entry.turn.turn_id} was handed back")
+        if not self.turns.owns(entry):
+            raise Abandoned(f"turn {entry.turn.turn_id} was taken over by another worker")
 
     # -- the request thread ---------------------------------------------------------------
 
@@ -196,6 +199,7 @@ class MessageAnswerer:
             self.turns.note(turn_id, status_set="1")
             progress.status_set = True
             return progress
+        self._still_ours(entry)
         part = self._part(incoming, turn_id, "placeholder")
         maybe = progress.posting == "placeholder"
         self.turns.note(turn_id, posting="placeholder")
@@ -217,7 +221,7 @@ class MessageAnswerer:
         turn_id = entry.turn.turn_id
         if progress.posted:
             return progress.posted[0]  # delivered before this worker took the turn over
-        self._still_ours(turn_id)
+        self._still_ours(entry)
         part = self._part(incoming, turn_id, "reply")
         if progress.placeholder_ts is not None and self.delivery.update(
             part, progress.placeholder_ts, reply

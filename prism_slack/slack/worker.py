@@ -139,7 +139,7 @@ class TurnWorker:
     # -- the dispatcher -------------------------------------------------------------------
 
     def _loop(self) -> None:
-        next_reclaim = next_beat = 0.0
+        next_reclaim = next_beat = next_heads = 0.0
         backoff = 0.0
         while not self._stopped.is_set():
             try:
@@ -147,7 +147,9 @@ class TurnWorker:
                 if now >= next_beat:
                     self._heartbeat()
                     next_beat = now + self.heartbeat_s
-                self._release_heads()
+                if now >= next_heads:
+                    self._release_heads()
+                    next_heads = now + self.poll_s / 2
                 if not self._reading.is_set():
                     time.sleep(self.poll_s)
                     continue
@@ -216,8 +218,8 @@ class TurnWorker:
                 return
             with self._lock:
                 self._parked[entry.entry_id] = prepared
-        except StoreUnavailable as e:
-            logger.warning("turn %s let go (store unavailable): %s", entry.turn.turn_id, e)
+        except (StoreUnavailable, Abandoned) as e:
+            logger.warning("turn %s let go: %s", entry.turn.turn_id, e)
             self._forget(entry)
         except Exception:
             logger.exception("preparing turn %s failed; it will be reclaimed", entry.turn.turn_id)
@@ -227,8 +229,8 @@ class TurnWorker:
         entry = prepared.entry
         try:
             self.answerer.run(prepared)
-        except Abandoned:
-            logger.info("turn %s left to the worker it was handed back to", entry.turn.turn_id)
+        except Abandoned as e:
+            logger.info("turn %s left to another worker: %s", entry.turn.turn_id, e)
         except StoreUnavailable as e:
             logger.warning("turn %s let go (store unavailable): %s", entry.turn.turn_id, e)
         except Exception:

@@ -21,11 +21,11 @@ key                                       type    value                         
                                                   at most ``history_limit``        (7 d)
 ``prism:engaged:<scope>``                 string  ``1``                            24 h
 ``prism:turnlog``                         stream  one entry per turn to answer:    entry deleted
-                                                  ``turn`` → turn id; consumer     when its turn
-                                                  group ``prism``                  is finished
-``prism:turn:<turn_id>``                  hash    the message, then its progress   24 h
-                                                  (placeholder, reply, posted ts,
-                                                  status)
+                                                  turn id, nonce, the message;     when its turn
+                                                  consumer group ``prism``         is finished
+``prism:turn:<turn_id>``                  hash    the nonce of its entry, then     24 h
+                                                  its progress (placeholder,
+                                                  reply, posted ts, status)
 ``prism:order:<scope>``                   zset    :func:`order_member` of every    24 h
                                                   unfinished turn (score 0: byte
                                                   order is ts order)

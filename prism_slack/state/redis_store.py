@@ -77,8 +77,10 @@ def redis_call(op: str, *ids: object) -> Iterator[None]:
         outcome = type(e).__name__
         raise StoreUnavailable(f"state store: {op} failed ({type(e).__name__}: {e})") from e
     finally:
-        elapsed_ms = (time.perf_counter() - started) * 1e3
-        logger.debug("redis %s %s %s %.1f ms", op, " ".join(map(str, ids)), outcome, elapsed_ms)
+        if logger.isEnabledFor(logging.DEBUG):
+            elapsed_ms = (time.perf_counter() - started) * 1e3
+            shown = " ".join(map(str, ids))
+            logger.debug("redis %s %s %s %.1f ms", op, shown, outcome, elapsed_ms)
 
 
 class RedisStateStore:

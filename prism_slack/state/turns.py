@@ -1,21 +1,23 @@
 """Durable turns on a Redis Stream with a consumer group (DESIGN §12).
 
 A message Slack handed us is a promise. :meth:`TurnLog.enqueue` records it — in one
-MULTI/EXEC, before the HTTP ack — as
+MULTI/EXEC (one round trip), before the HTTP ack — as
 
-- an entry of the stream ``prism:turnlog`` (``XADD``), read by every worker through the
-  consumer group ``prism`` (``XREADGROUP``);
-- its record ``prism:turn:<id>`` (a hash: the message, then its progress: placeholder ts,
-  the rendered reply, the ts of every part posted, its outcome);
+- an entry of the stream ``prism:turnlog`` (``XADD``: the message and a nonce), read by
+  every worker through the consumer group ``prism`` (``XREADGROUP``);
+- its record ``prism:turn:<id>`` (a hash: the nonce of the entry that holds the turn, then
+  its progress: placeholder ts, the rendered reply, the ts posted, its outcome);
 - a member of its conversation's order ``prism:order:<scope>`` (a zset of
-  :func:`keys.turn_member`, i.e. Slack ts order), so a worker answers a turn only once it
+  :func:`keys.order_member`, i.e. Slack ts order), so a worker answers a turn only once it
   heads its conversation: one at a time, in the order the rep sent them, on any worker.
 
 A message whose record exists is a duplicate (an ``app_mention``/``message`` pair, a Slack
-retry): it is not queued twice, and there is nothing to claim before the work — the record
-IS the work. A worker acknowledges the entry (``XACK`` + ``XDEL`` + ``ZREM`` + the outcome,
-again in one MULTI/EXEC: :meth:`finish`) only after Slack confirmed the reply, or the turn
-failed for good. A live worker keeps its entries fresh (:meth:`heartbeat`, ``XCLAIM
+retry): the record was claimed first by its original, and the duplicate's entry is dropped
+unanswered. There is nothing to claim before the work — the entry IS the work. A worker
+acknowledges the entry (``XACK`` + ``XDEL`` + ``ZREM`` + the outcome, again in one
+MULTI/EXEC: :meth:`finish`) only after Slack confirmed the reply, or the turn failed for
+good; before each write to Slack it checks it still holds the entry (:meth:`owns`). A live
+worker keeps its entries fresh (:meth:`heartbeat`, ``XCLAIM
 JUSTID``); an entry idle for ``reclaim_after_s`` belongs to a dead worker and is taken over
 (:meth:`reclaim`, ``XAUTOCLAIM``); a worker that stops on SIGTERM hands its unfinished
 entries back (:meth:`hand_back`) so the next :meth:`reclaim` takes them at once.
@@ -28,13 +30,14 @@ from __future__ import annotations
 import json
 import logging
 import time
+import uuid
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 import redis
-from redis.exceptions import ResponseError, WatchError
+from redis.exceptions import ResponseError
 
 from prism_slack.errors import StoreUnavailable
 from prism_slack.ports import Conversation
@@ -44,7 +47,7 @@ from prism_slack.state.redis_store import HOUR, redis_call
 logger = logging.getLogger(__name__)
 
 GROUP: Final = "prism"
-_WATCH_ATTEMPTS = 8
+FINISHED: Final = ("answered", "failed", "skipped")
 
 
 @dataclass(frozen=True)
@@ -103,35 +106,40 @@ class TurnLog:
     # -- the request thread ---------------------------------------------------------------
 
     def enqueue(self, turn: QueuedTurn) -> bool:
-        """Record ``turn`` durably; False when it is already recorded (a duplicate)."""
+        """Record ``turn`` durably, in one round trip; False when it is a duplicate.
+
+        One MULTI/EXEC: claim the record (``HSETNX nonce``), append the entry (carrying the
+        message and that nonce) and join the conversation's order. A duplicate's entry is
+        appended too — without WATCH there is no conditional XADD — but its nonce is not
+        the record's, so a worker drops it unread (:meth:`_entries`).
+        """
         record = keys.turn(turn.turn_id)
         order = keys.order(turn.conversation)
+        member = keys.order_member(turn.ts, turn.turn_id)
+        nonce = uuid.uuid4().hex
+        entry = {
+            "turn": turn.turn_id,
+            "nonce": nonce,
+            "message": json.dumps(turn.message),
+            "conversation": turn.conversation.model_dump_json(),
+            "ts": turn.ts,
+            "received_at": repr(time.time()),
+        }
         with redis_call("turn_enqueue", record), self._client.pipeline(transaction=True) as pipe:
-            for _ in range(_WATCH_ATTEMPTS):
-                try:
-                    pipe.watch(record)  # type: ignore[no-untyped-call]  # untyped in redis-py
-                    if pipe.exists(record):
-                        return False
-                    pipe.multi()
-                    pipe.hset(
-                        record,
-                        mapping={
-                            "message": json.dumps(turn.message),
-                            "conversation": turn.conversation.model_dump_json(),
-                            "ts": turn.ts,
-                            "status": "queued",
-                            "received_at": repr(time.time()),
-                        },
-                    )
-                    pipe.pexpire(record, self._record_ms)
-                    pipe.xadd(keys.TURN_STREAM, {"turn": turn.turn_id})
-                    pipe.zadd(order, {keys.order_member(turn.ts, turn.turn_id): 0})
-                    pipe.pexpire(order, self._record_ms)
-                    pipe.execute()
-                    return True
-                except WatchError:
-                    pipe.reset()
-            return False  # another worker kept writing this record: it has the turn
+            pipe.hsetnx(record, "nonce", nonce)
+            pipe.hsetnx(record, "status", "queued")
+            pipe.hget(record, "status")
+            pipe.pexpire(record, self._record_ms)
+            pipe.xadd(keys.TURN_STREAM, entry)  # type: ignore[arg-type]
+            pipe.zadd(order, {member: 0})
+            pipe.pexpire(order, self._record_ms)
+            created, _, status, *_ = pipe.execute()
+        if created:
+            return True
+        if _text(status) in FINISHED:  # a late retry put a finished turn back in line
+            with redis_call("turn_enqueue_undo", record):
+                self._client.zrem(order, member)
+        return False
 
     # -- the worker -----------------------------------------------------------------------
 
@@ -223,6 +231,15 @@ class TurnLog:
                 self._client.xclaim(keys.TURN_STREAM, GROUP, self.consumer, 0, ids, justid=True)
         return wanted - held
 
+    def owns(self, entry: Entry) -> bool:
+        """Whether this consumer still holds ``entry`` (another may have reclaimed it while
+        this one could not reach Redis to keep it fresh)."""
+        with redis_call("turn_owns", entry.entry_id):
+            pending = self._client.xpending_range(
+                keys.TURN_STREAM, GROUP, entry.entry_id, entry.entry_id, 1
+            )
+        return bool(pending) and _text(pending[0]["consumer"]) == self.consumer
+
     def hand_back(self, entry_ids: Iterable[str]) -> None:
         """On the way out: give these entries to the next worker to :meth:`reclaim`, at once
         (they move to a consumer of their own, listed in ``keys.HANDED_BACK``)."""
@@ -253,7 +270,7 @@ class TurnLog:
         turn_id = keys.turn_id_of(member)
         with redis_call("turn_stale_head", turn_id):
             status = _text(self._client.hget(keys.turn(turn_id), "status"))
-            if status in ("", "answered", "failed", "skipped"):
+            if status in ("", *FINISHED):
                 self._client.zrem(keys.order(where), member)
                 return True
         return False
@@ -302,7 +319,7 @@ class TurnLog:
             pipe.xdel(keys.TURN_STREAM, entry.entry_id)
             pipe.zrem(keys.order(turn.conversation), keys.order_member(turn.ts, turn.turn_id))
             pipe.hset(record, mapping={"status": status, "finished_at": repr(time.time())})
-            pipe.hdel(record, "message")  # the rep's words are not kept past the turn
+            pipe.hdel(record, "reply")  # the words are not kept past the turn
             pipe.pexpire(record, self._record_ms)
             pipe.execute()
 
@@ -329,35 +346,47 @@ class TurnLog:
             raise
 
     def _entries(self, raw: Iterable[Any]) -> list[Entry]:
-        entries: list[Entry] = []
+        """Turns of stream entries; a duplicate's entry (not the record's nonce) is dropped."""
+        candidates: list[tuple[str, dict[str, str]]] = []
         for entry_id, fields in raw:
-            if not fields:
+            if fields:
+                candidates.append(
+                    (_text(entry_id), {_text(k): _text(v) for k, v in fields.items()})
+                )
+        if not candidates:
+            return []
+        with redis_call("turn_nonces", len(candidates)), self._client.pipeline(False) as pipe:
+            for _, fields in candidates:
+                pipe.hget(keys.turn(fields.get("turn", "")), "nonce")
+            nonces = pipe.execute()
+        entries: list[Entry] = []
+        dropped: list[str] = []
+        for (entry_id, fields), nonce in zip(candidates, nonces, strict=True):
+            turn = _turn(fields)
+            if turn is None or (nonce is not None and _text(nonce) != fields.get("nonce")):
+                dropped.append(entry_id)
                 continue
-            turn_id = _text(fields.get(b"turn", fields.get("turn")))
-            turn = self._load(turn_id) if turn_id else None
-            if turn is None:
-                logger.warning("turn entry %s has no readable record; dropped", _text(entry_id))
-                with redis_call("turn_ack_gone", entry_id):
-                    self._client.xack(keys.TURN_STREAM, GROUP, entry_id)
-                    self._client.xdel(keys.TURN_STREAM, entry_id)
-                continue
-            entries.append(Entry(_text(entry_id) or "", turn))
+            entries.append(Entry(entry_id, turn))
+        if dropped:
+            with redis_call("turn_drop_duplicates", len(dropped)), self._client.pipeline() as pipe:
+                pipe.xack(keys.TURN_STREAM, GROUP, *dropped)
+                pipe.xdel(keys.TURN_STREAM, *dropped)
+                pipe.execute()
         return entries
 
-    def _load(self, turn_id: str) -> QueuedTurn | None:
-        with redis_call("turn_load", turn_id):
-            message, conversation, ts, received_at = self._client.hmget(
-                keys.turn(turn_id), ["message", "conversation", "ts", "received_at"]
-            )
-        if message is None or conversation is None or ts is None:
-            return None
+
+def _turn(fields: dict[str, str]) -> QueuedTurn | None:
+    try:
         return QueuedTurn(
-            turn_id=turn_id,
-            conversation=Conversation.model_validate_json(conversation),
-            ts=_text(ts) or "",
-            message=json.loads(message),
-            received_at=float(_text(received_at) or 0.0),
+            turn_id=fields["turn"],
+            conversation=Conversation.model_validate_json(fields["conversation"]),
+            ts=fields["ts"],
+            message=json.loads(fields["message"]),
+            received_at=float(fields.get("received_at") or 0.0),
         )
+    except (KeyError, ValueError):
+        logger.warning("turn entry of %s is unreadable; dropped", fields.get("turn"))
+        return None
 
 
 def _text(value: object) -> str:
