@@ -37,7 +37,7 @@ from prism_slack.slack import texts
 from prism_slack.slack.conversation import Incoming
 from prism_slack.slack.delivery import Delivery, Part, PermanentSlackError, SlackUnavailable
 from prism_slack.slack.replies import Replier, Reply
-from prism_slack.state.turns import Entry, QueuedTurn, TurnLog, TurnProgress
+from prism_slack.state.turns import FINISHED, Entry, QueuedTurn, TurnLog, TurnProgress
 
 logger = logging.getLogger(__name__)
 
@@ -129,7 +129,7 @@ class MessageAnswerer:
         turn_id = entry.turn.turn_id
         incoming = Incoming.model_validate(entry.turn.message)
         progress = self.turns.progress(turn_id)
-        if progress.status in ("answered", "failed", "skipped"):
+        if progress.status in FINISHED:
             self.turns.finish(entry, progress.status)
             return None
         attempts = self.turns.start_attempt(turn_id)
@@ -164,13 +164,9 @@ class MessageAnswerer:
                     turn_id, reply=json.dumps({"text": reply.text, "blocks": list(reply.blocks)})
                 )
             self._deliver(entry, incoming, progress, reply)
-        except PermanentSlackError as e:
-            logger.error("turn %s failed: Slack refused the reply for good (%s)", turn_id, e)
-            self.turns.finish(entry, "failed")
-            self._log(incoming, Handled.FAILED, None, entry)
-            return Handled.FAILED
-        except SlackUnavailable as e:
-            logger.error("turn %s failed: %s", turn_id, e)
+        except (PermanentSlackError, SlackUnavailable) as e:
+            # The one ERROR line of the turn: Slack refused it for good, or kept failing.
+            logger.error("turn %s failed: the reply was not delivered (%s)", turn_id, e)
             self.turns.finish(entry, "failed")
             self._log(incoming, Handled.FAILED, None, entry)
             return Handled.FAILED
@@ -263,10 +259,11 @@ class MessageAnswerer:
     def _log(
         self, incoming: Incoming, outcome: Handled, retry_num: int | None, entry: Entry | None
     ) -> None:
-        """The one line per message outcome (``handled=answered`` only once Slack said ok)."""
+        """The one line per message outcome (``handled=answered`` only once Slack said ok;
+        a failed turn's ERROR line, naming why, is logged where it failed)."""
         received = entry.turn.received_at if entry else 0.0
         latency_ms = (time.time() - received) * 1000 if received else 0.0
-        level = logging.ERROR if outcome is Handled.FAILED else logging.INFO
+        level = logging.WARNING if outcome is Handled.FAILED else logging.INFO
         logger.log(
             level,
             "slack message %s kind=%s handled=%s retry=%s latency_ms=%.1f",

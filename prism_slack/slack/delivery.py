@@ -225,9 +225,7 @@ class Delivery:
         except (SlackClientError, OSError) as e:  # timeout, connection reset: may have landed
             failure = _Failure(type(e).__name__, transient=True, may_have_landed=True)
         latency = (time.perf_counter() - started) * 1000
-        level = logging.INFO if failure is None else logging.WARNING
-        if failure is not None and failure.error in PERMANENT_ERRORS:
-            level = logging.ERROR
+        level = logging.INFO if failure is None else logging.WARNING  # the turn logs the ERROR
         posted = response.get("ts") if response is not None else None
         logger.log(
             level,
