@@ -2,8 +2,9 @@
 
 Two app instances (two "workers") share one Redis and one Slack workspace. The messages of
 one DM thread reach them out of order and split between them while the first is still
-being answered; the turn queue in the store (``StateStore.turn``) makes every worker answer
-them by Slack ts. The queue itself is tested in ``test_state_store.py``.
+being answered; the conversation's order in the turn log (``prism:order:<scope>``, see
+``state/turns.py``) makes every worker answer them by Slack ts. The order itself is tested
+in ``test_state_turns.py``.
 """
 
 from __future__ import annotations
