@@ -22,8 +22,10 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import wait as wait_futures
+from typing import Any
 
 from prism_slack.errors import StoreUnavailable
 from prism_slack.ports import Conversation
@@ -184,7 +186,7 @@ class TurnWorker:
                 self._held[entry.entry_id] = entry
             self._submit(self._prepare, entry)
 
-    def _submit(self, work: object, argument: object) -> None:
+    def _submit(self, work: Callable[[Any], None], argument: object) -> None:
         with self._lock:
             self._busy += 1
         future = self._pool.submit(self._run_counted, work, argument)
@@ -196,9 +198,9 @@ class TurnWorker:
         with self._lock:
             self._futures.discard(future)
 
-    def _run_counted(self, work: object, argument: object) -> None:
+    def _run_counted(self, work: Callable[[Any], None], argument: object) -> None:
         try:
-            work(argument)  # type: ignore[operator]
+            work(argument)
         finally:
             with self._lock:
                 self._busy -= 1
@@ -259,6 +261,9 @@ class TurnWorker:
     def _drop_if_stale(self, where: Conversation, head: str) -> None:
         """A head that stays put while its turn is over (a lost finish) is removed."""
         now = time.monotonic()
+        if len(self._heads_seen) > 1000:  # heads that moved on are forgotten
+            cutoff = now - 2 * self.reclaim_every_s
+            self._heads_seen = {k: t for k, t in self._heads_seen.items() if t > cutoff}
         seen = self._heads_seen.setdefault((where, head), now)
         if now - seen < self.reclaim_every_s:
             return
