@@ -198,3 +198,44 @@ def test_redis_restarted_mid_load_loses_nothing(
     counts = handled(one)
     assert all(counts[(c, "store_down")] == 1 for c in during)
     assert not any(counts[(c, "answered")] for c in during)
+
+
+SLACK_FAILURES = [
+    # what FakeSlack does to the next call, what the rep ends up seeing
+    ("chat.update", {"error": "internal_error", "status": 500}, "answered"),
+    ("chat.postMessage", {"error": "internal_error", "status": 500, "lands": True}, "answered"),
+    ("chat.update", {"error": "msg_too_long"}, "answered"),
+    ("chat.update", {"error": "channel_not_found"}, "failed"),
+]
+
+
+def test_slack_failing_the_reply_is_retried_or_failed_never_logged_answered(
+    tmp_path: Path, make_stack: list[LoadStack]
+) -> None:
+    one = stack(tmp_path, delay_s=0.2).start()
+    make_stack.append(one)
+    for method, failure, outcome in SLACK_FAILURES:
+        one.slack.fail_next(method, **failure)  # type: ignore[arg-type]
+        [channel] = send(one, 1)
+        one.slack.wait_for(
+            lambda c=channel: any(k == c for k, _ in handled(one)),  # type: ignore[misc]
+            timeout=20,
+            what=f"the outcome of {method} {failure}",
+        )
+        counts = handled(one)
+        assert (
+            counts[(channel, outcome)] == 1
+            and sum(n for (c, _), n in counts.items() if c == channel) == 1
+        ), counts
+        [message] = one.slack.thread(channel, None)  # never a second post
+        if outcome == "answered":
+            assert "Revenue was" in message.text
+        else:
+            assert message.text == texts.PLACEHOLDER
+            turn = f"{one.slack.team_id}:{channel}:"
+            errors = [
+                line
+                for line in one.server.log_text().splitlines()
+                if " ERROR " in line and turn in line
+            ]
+            assert len(errors) == 1 and "channel_not_found" in errors[0]
