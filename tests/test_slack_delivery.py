@@ -146,6 +146,19 @@ def test_post_once_finds_a_post_that_landed_before_posting_again(fake: FakeSlack
     assert len(fake.calls("chat.postMessage")) == 1
 
 
+def test_a_timed_out_post_that_landed_is_not_posted_again(fake: FakeSlack) -> None:
+    channel = unique("D")
+    part = Part(channel=channel, thread_ts=None, turn_id="T:D:1", name="reply")
+    fake.stall_next("chat.postMessage", seconds=1.0)
+    client = WebClient(token=fake.bot_token, base_url=fake.api_url, timeout=0.3)
+    ts = Delivery(client, sleep=lambda s: None).post_once(part, Reply("hello"))
+    # The client gave up waiting; before posting again the delivery looked, and found it.
+    [message] = fake.thread(channel, None)
+    assert ts == message.ts
+    assert len(fake.calls("chat.postMessage")) == 1
+    assert len(fake.calls("conversations.history")) == 1
+
+
 def test_shorten_keeps_the_buttons_and_clips_the_text() -> None:
     blocks = [{"type": "section", "block_id": str(i)} for i in range(40)] + [
         {"type": "actions", "block_id": "prism_feedback"}

@@ -100,6 +100,8 @@ class _Failure:
     retry_after: int | None
     lands: bool = False
     """The call takes effect although the answer is an error (a 500 after the write)."""
+    stall_s: float = 0.0
+    """Answer only after this long (then as if nothing failed): the client times out."""
 
 
 @dataclass
@@ -174,6 +176,13 @@ class FakeSlack(HTTPService):
         failure = _Failure(error=error, status=status, retry_after=None, lands=lands)
         self._queue(method, failure, count)
 
+    def stall_next(self, method: str, *, seconds: float, count: int = 1) -> None:
+        """The next ``count`` calls of ``method`` take effect at once but answer only after
+        ``seconds`` — past a client's timeout, it cannot tell whether they landed."""
+        self._queue(
+            method, _Failure(error="", status=200, retry_after=None, stall_s=seconds), count
+        )
+
     def rate_limit_next(self, method: str, *, count: int = 1, retry_after: int = 1) -> None:
         """The next ``count`` calls of ``method`` answer HTTP 429 with ``Retry-After``."""
         self._queue(
@@ -241,6 +250,10 @@ class FakeSlack(HTTPService):
         method = path.removeprefix("/api/")
         with self._lock:
             failure = self._script.take(method)
+        if failure is not None and failure.stall_s:
+            answer = self._handle_now(method, params, token, path)
+            time.sleep(failure.stall_s)  # it landed; the answer comes too late
+            return answer
         if failure is not None:
             if failure.lands and (landing := _METHODS.get(method)) is not None:
                 with contextlib.suppress(_ApiError):
@@ -250,6 +263,11 @@ class FakeSlack(HTTPService):
             if failure.retry_after is not None:
                 headers["Retry-After"] = str(failure.retry_after)
             return failure.status, {"ok": False, "error": failure.error}, headers
+        return self._handle_now(method, params, token, path)
+
+    def _handle_now(
+        self, method: str, params: dict[str, Any], token: str | None, path: str
+    ) -> tuple[int, dict[str, Any], dict[str, str]]:
         expected = self.app_token if method == "apps.connections.open" else self.bot_token
         if (token or params.get("token")) != expected:
             return self._error(method, params, "invalid_auth", path)
@@ -559,8 +577,11 @@ def _handler_for(fake: FakeSlack) -> type[BaseHTTPRequestHandler]:
             self.send_header("Content-Length", str(len(data)))
             for name, value in headers.items():
                 self.send_header(name, value)
-            self.end_headers()
-            self.wfile.write(data)
+            try:
+                self.end_headers()
+                self.wfile.write(data)
+            except (BrokenPipeError, ConnectionResetError):  # the client gave up waiting
+                logger.debug("fake slack: the client closed before the answer")
 
         def log_message(self, format: str, *args: Any) -> None:
             logger.debug("fake slack: " + format, *args)
