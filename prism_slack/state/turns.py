@@ -173,42 +173,43 @@ class TurnLog:
         if not self._group_ready:
             self.ensure_group()
         taken = self._take_handed_back(count)
-        with self._stream_call("turn_reclaim"):
-            reply = self._client.xautoclaim(
-                keys.TURN_STREAM,
-                GROUP,
-                self.consumer,
-                min_idle_time=int(self.reclaim_after_s * 1000),
-                start_id="0-0",
-                count=count - len(taken),
-            )
-        taken.extend(reply[1])
-        gone = reply[2] if len(reply) > 2 else []
-        if gone:  # pending entries whose data is gone: nothing to answer
-            with redis_call("turn_ack_gone", keys.TURN_STREAM):
-                self._client.xack(keys.TURN_STREAM, GROUP, *gone)
+        if len(taken) < count:
+            with self._stream_call("turn_reclaim"):
+                reply = self._client.xautoclaim(
+                    keys.TURN_STREAM,
+                    GROUP,
+                    self.consumer,
+                    min_idle_time=int(self.reclaim_after_s * 1000),
+                    start_id="0-0",
+                    count=count - len(taken),
+                )
+            taken.extend(reply[1])
+            gone = reply[2] if len(reply) > 2 else []
+            if gone:  # pending entries whose data is gone: nothing to answer
+                with redis_call("turn_ack_gone", keys.TURN_STREAM):
+                    self._client.xack(keys.TURN_STREAM, GROUP, *gone)
         entries = self._entries(taken)
         for entry in entries:
             logger.info("turn %s reclaimed by %s", entry.turn.turn_id, self.consumer)
         return entries
 
     def _take_handed_back(self, count: int) -> list[Any]:
+        """The entries of one departed worker (``SPOP``: no two workers take the same)."""
         with redis_call("turn_handed_back", keys.HANDED_BACK):
-            gone = [_text(c) for c in self._client.smembers(keys.HANDED_BACK)]
-        taken: list[Any] = []
-        for consumer in gone:
-            with redis_call("turn_handed_back", consumer):
-                pending = self._client.xpending_range(
-                    keys.TURN_STREAM, GROUP, "-", "+", count, consumername=consumer
-                )
-                ids: list[Any] = [p["message_id"] for p in pending]
-                if ids:
-                    taken.extend(
-                        self._client.xclaim(keys.TURN_STREAM, GROUP, self.consumer, 0, ids)
-                    )
-                else:
-                    self._client.srem(keys.HANDED_BACK, consumer)
-                    self._client.xgroup_delconsumer(keys.TURN_STREAM, GROUP, consumer)
+            holder = self._client.spop(keys.HANDED_BACK)
+            if holder is None:
+                return []
+            pending = self._client.xpending_range(
+                keys.TURN_STREAM, GROUP, "-", "+", count, consumername=_text(holder)
+            )
+            ids: list[Any] = [p["message_id"] for p in pending]
+            taken: list[Any] = (
+                self._client.xclaim(keys.TURN_STREAM, GROUP, self.consumer, 0, ids) if ids else []
+            )
+            if len(ids) == count:  # more left: let the next reclaim take them
+                self._client.sadd(keys.HANDED_BACK, _text(holder))
+            else:
+                self._client.xgroup_delconsumer(keys.TURN_STREAM, GROUP, _text(holder))
         return taken
 
     def heartbeat(self, entry_ids: Iterable[str]) -> set[str]:
