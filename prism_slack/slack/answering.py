@@ -128,13 +128,14 @@ class MessageAnswerer:
         """Admit the turn and show progress; ``None`` when the turn is already over."""
         turn_id = entry.turn.turn_id
         incoming = Incoming.model_validate(entry.turn.message)
-        progress = self.turns.progress(turn_id)
+        progress = self.turns.progress(turn_id, attempt=True)
         if progress.status in FINISHED:
             self.turns.finish(entry, progress.status)
             return None
-        attempts = self.turns.start_attempt(turn_id)
-        if attempts > MAX_ATTEMPTS:
-            logger.error("turn %s failed: picked up %d times without finishing", turn_id, attempts)
+        if progress.attempts > MAX_ATTEMPTS:
+            logger.error(
+                "turn %s failed: picked up %d times without finishing", turn_id, progress.attempts
+            )
             self._fail(entry, incoming, progress, texts.FAILED)
             return None
         if not progress.admitted:
@@ -145,7 +146,9 @@ class MessageAnswerer:
                 return None
             if not incoming.is_dm:
                 self.deps.state.engage(incoming.conversation)
-            self.turns.note(turn_id, admitted="1")
+            progress.admitted = True
+            if progress.placeholder_ts is not None or progress.status_set:
+                self.turns.note(turn_id, admitted="1")  # else noted with the progress shown
         if progress.placeholder_ts is None and not progress.status_set:
             progress = self._begin(entry, incoming, progress)
         return Prepared(entry, incoming, progress)
@@ -163,7 +166,7 @@ class MessageAnswerer:
                 self.turns.note(
                     turn_id, reply=json.dumps({"text": reply.text, "blocks": list(reply.blocks)})
                 )
-            self._deliver(entry, incoming, progress, reply)
+            posted = self._deliver(entry, incoming, progress, reply)
         except (PermanentSlackError, SlackUnavailable) as e:
             # The one ERROR line of the turn: Slack refused it for good, or kept failing.
             logger.error("turn %s failed: the reply was not delivered (%s)", turn_id, e)
@@ -176,7 +179,7 @@ class MessageAnswerer:
             logger.exception("answering %s failed", turn_id)
             self._fail(entry, incoming, progress, texts.FAILED)
             return Handled.FAILED
-        self.turns.finish(entry, "answered")
+        self.turns.finish(entry, "answered", posted=posted)
         self._log(incoming, Handled.ANSWERED, None, entry)
         return Handled.ANSWERED
 
@@ -192,13 +195,13 @@ class MessageAnswerer:
             and thread is not None
             and self.replier.set_status(incoming.channel, thread)
         ):
-            self.turns.note(turn_id, status_set="1")
+            self.turns.note(turn_id, status_set="1", admitted="1")
             progress.status_set = True
             return progress
         self._still_ours(entry)
         part = self._part(incoming, turn_id, "placeholder")
         maybe = progress.posting == "placeholder"
-        self.turns.note(turn_id, posting="placeholder")
+        self.turns.note(turn_id, posting="placeholder", admitted="1")
         try:
             ts = self.delivery.post_once(part, Reply(texts.PLACEHOLDER), maybe_posted=maybe)
         except (PermanentSlackError, SlackUnavailable) as e:
@@ -215,8 +218,6 @@ class MessageAnswerer:
     ) -> str:
         """Put ``reply`` where the rep sees it: in place of the placeholder, or posted."""
         turn_id = entry.turn.turn_id
-        if progress.posted:
-            return progress.posted[0]  # delivered before this worker took the turn over
         self._still_ours(entry)
         part = self._part(incoming, turn_id, "reply")
         if progress.placeholder_ts is not None and self.delivery.update(
@@ -227,17 +228,17 @@ class MessageAnswerer:
             maybe = progress.posting == "reply"
             self.turns.note(turn_id, posting="reply")
             ts = self.delivery.post_once(part, reply, maybe_posted=maybe)
-        self.turns.note(turn_id, posted=json.dumps([ts]), posting=None)
-        return ts
+        return ts  # recorded by ``finish`` (a retry finds it: update again, or by metadata)
 
     def _fail(self, entry: Entry, incoming: Incoming, progress: TurnProgress, text: str) -> None:
         """End the turn ``failed``, telling the rep (best effort)."""
         reply = _plain(text)
+        posted: str | None = None
         try:
-            self._deliver(entry, incoming, progress, reply)
+            posted = self._deliver(entry, incoming, progress, reply)
         except (PermanentSlackError, SlackUnavailable) as e:
             logger.error("turn %s: could not tell the rep it failed: %s", entry.turn.turn_id, e)
-        self.turns.finish(entry, "failed")
+        self.turns.finish(entry, "failed", posted=posted)
         self._log(incoming, Handled.FAILED, None, entry)
 
     def _note_rate_limited(self, incoming: Incoming) -> None:

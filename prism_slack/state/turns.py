@@ -33,7 +33,7 @@ import time
 import uuid
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Final
 
 import redis
@@ -73,7 +73,6 @@ class TurnProgress:
     placeholder_ts: str | None = None
     status_set: bool = False
     reply: dict[str, Any] | None = None
-    posted: list[str] = field(default_factory=list)
     posting: str | None = None
     """The part being posted right now: set before the call, cleared after (see delivery)."""
 
@@ -278,9 +277,14 @@ class TurnLog:
 
     # -- a turn's record ------------------------------------------------------------------
 
-    def progress(self, turn_id: str) -> TurnProgress:
-        with redis_call("turn_progress", turn_id):
-            raw = self._client.hgetall(keys.turn(turn_id))
+    def progress(self, turn_id: str, *, attempt: bool = False) -> TurnProgress:
+        """The turn's record; with ``attempt``, counting one more attempt at it first."""
+        record = keys.turn(turn_id)
+        with redis_call("turn_progress", turn_id), self._client.pipeline(True) as pipe:
+            if attempt:
+                pipe.hincrby(record, "attempts", 1)
+            pipe.hgetall(record)
+            raw = pipe.execute()[-1]
         fields = {_text(k): _text(v) for k, v in raw.items()}
         reply = fields.get("reply")
         return TurnProgress(
@@ -290,14 +294,8 @@ class TurnLog:
             placeholder_ts=fields.get("placeholder_ts"),
             status_set=fields.get("status_set") == "1",
             reply=json.loads(reply) if reply else None,
-            posted=json.loads(fields.get("posted") or "[]"),
             posting=fields.get("posting"),
         )
-
-    def start_attempt(self, turn_id: str) -> int:
-        """Count one more attempt at the turn; the count."""
-        with redis_call("turn_attempt", turn_id):
-            return int(self._client.hincrby(keys.turn(turn_id), "attempts", 1))
 
     def note(self, turn_id: str, **fields: str | None) -> None:
         """Record progress (``None`` removes a field)."""
@@ -311,15 +309,19 @@ class TurnLog:
                 pipe.hdel(record, *absent)
             pipe.execute()
 
-    def finish(self, entry: Entry, status: str) -> None:
-        """The turn is over (``answered``/``failed``/``skipped``): ack, delete, leave its order."""
+    def finish(self, entry: Entry, status: str, *, posted: str | None = None) -> None:
+        """The turn is over (``answered``/``failed``/``skipped``; ``posted``: the ts of the
+        message that holds the reply): ack, delete, leave its order — in one MULTI/EXEC."""
         turn = entry.turn
         record = keys.turn(turn.turn_id)
+        outcome = {"status": status, "finished_at": repr(time.time())}
+        if posted is not None:
+            outcome["posted"] = json.dumps([posted])
         with redis_call("turn_finish", turn.turn_id, status), self._client.pipeline(True) as pipe:
             pipe.xack(keys.TURN_STREAM, GROUP, entry.entry_id)
             pipe.xdel(keys.TURN_STREAM, entry.entry_id)
             pipe.zrem(keys.order(turn.conversation), keys.order_member(turn.ts, turn.turn_id))
-            pipe.hset(record, mapping={"status": status, "finished_at": repr(time.time())})
+            pipe.hset(record, mapping=outcome)  # type: ignore[arg-type]
             pipe.hdel(record, "reply")  # the words are not kept past the turn
             pipe.pexpire(record, self._record_ms)
             pipe.execute()
