@@ -2,8 +2,10 @@
 
 Configuration comes from the environment (``Settings``): ``SLACK_BOT_TOKEN`` and
 ``SLACK_SIGNING_SECRET`` (HTTP), ``SLACK_APP_TOKEN`` (Socket Mode), ``SLACK_API_URL``,
-``REDIS_URL``, ``PRISM_REPORTS_DIR``, ``GEMINI_API_KEY``, ``PORT``. A missing token is
-reported in one line and the command exits 2 before anything starts.
+``REDIS_URL``, ``PRISM_REPORTS_DIR``, ``GEMINI_API_KEY``, ``PRISM_TURN_BUDGET_S``,
+``PRISM_RECLAIM_AFTER_S``, ``PORT``. A missing token, or a Redis that answers with an error,
+is reported in one line and the command exits 2 before anything starts; Redis persistence
+that is off or unknown is one warning line.
 """
 
 from __future__ import annotations
@@ -57,7 +59,7 @@ def register(sub: Any) -> None:
         type=_positive,
         default=DEFAULT_LISTENER_THREADS,
         help="answering threads per worker; each holds one message for as long as its model "
-        "calls take, or while it waits behind an earlier message of its conversation "
+        "calls take (a message waiting behind an earlier one of its conversation holds none) "
         f"(default: {DEFAULT_LISTENER_THREADS})",
     )
     serve.set_defaults(handler=run, log_level="INFO")
@@ -107,7 +109,7 @@ def slack_options_from(settings: Settings, *, listener_threads: int) -> SlackOpt
     )
 
 
-def check_store(state: StateStore, *, redis_url: bool) -> Exception | None:
+def check_store(state: StateStore, *, redis_url: bool, command: str = "serve") -> Exception | None:
     """At start-up: a store that answers with an error (a database it cannot select, a
     wrong password) stops ``serve``; one that is only down is a warning (replies say so,
     ``/healthz`` shows it). Persistence that is off or unknown is one warning line."""
@@ -116,12 +118,12 @@ def check_store(state: StateStore, *, redis_url: bool) -> Exception | None:
     except StoreUnavailable as e:
         if not isinstance(e.__cause__, (redis.ConnectionError, redis.TimeoutError)):
             return e
-        print(f"prism serve: warning: {e}", file=sys.stderr)
+        print(f"prism {command}: warning: {e}", file=sys.stderr)
         return None
     if redis_url:
         report = state.persistence()
         if report.status is not Persistence.ON:
-            print(f"prism serve: warning: {report.detail}", file=sys.stderr)
+            print(f"prism {command}: warning: {report.detail}", file=sys.stderr)
     return None
 
 
@@ -145,6 +147,11 @@ def run_socket(args: argparse.Namespace, settings: Settings) -> int:
     try:
         credentials = slack_credentials(settings, mode="socket")
         deps = build_turn_deps(settings)
+        problem = check_store(
+            deps.state, redis_url=settings.redis_url is not None, command="socket"
+        )
+        if problem is not None:
+            return _fail("socket", problem)
         options = slack_options_from(settings, listener_threads=DEFAULT_LISTENER_THREADS)
         app = build_app(settings, deps, mode="socket", options=options)
     except (PrismError, BoltError, SlackClientError, OSError) as e:
