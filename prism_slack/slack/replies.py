@@ -1,16 +1,11 @@
-"""Posting to Slack: the working status, the placeholder, the answer. Best-effort, logged.
+"""Best-effort writes to Slack: the working status, short notes, command replies. Logged.
 
-``Replier`` is the one place PRISM writes messages with the Web API. Every call logs one
-line (method, channel, ts, ok, latency) and never raises: a Slack error is logged and the
-caller carries on — a failed status never stops the answer, and a failed placeholder
-update falls back to posting the answer as a new message.
-
-While a turn runs the rep sees that PRISM is working:
-
-- in a DM thread (an assistant thread), ``assistant.threads.setStatus`` — the status
-  clears itself when the answer is posted;
-- everywhere else (or when ``setStatus`` is refused), a short placeholder message that the
-  answer then replaces in place with ``chat.update``.
+``Replier`` writes what needs no confirmation. Every call logs one line (method, channel,
+ts, ok, latency) and never raises: a Slack error is logged and the caller carries on — a
+failed status never stops the answer. A turn's placeholder and answer go through
+``slack/delivery.py`` instead (retried, confirmed, never posted twice); which one the rep
+sees while a turn runs (``setStatus`` in an assistant thread, else a placeholder) is
+decided in ``MessageAnswerer._begin``.
 """
 
 from __future__ import annotations
@@ -26,7 +21,6 @@ from slack_sdk.errors import SlackApiError, SlackClientError
 from slack_sdk.web import SlackResponse
 
 from prism_slack.slack import texts
-from prism_slack.slack.conversation import Incoming
 
 logger = logging.getLogger(__name__)
 
@@ -39,40 +33,11 @@ class Reply:
     blocks: Sequence[dict[str, Any]] = field(default_factory=tuple)
 
 
-@dataclass(frozen=True)
-class Progress:
-    """How the rep is being shown that work started (see ``Replier.begin``)."""
-
-    channel: str
-    thread_ts: str | None
-    placeholder_ts: str | None = None
-    status_set: bool = False
-
-
 class Replier:
     """Writes to Slack through one ``WebClient``."""
 
     def __init__(self, client: WebClient) -> None:
         self.client = client
-
-    def begin(self, incoming: Incoming) -> Progress:
-        """Show the rep that an answer is coming; never fails."""
-        thread = incoming.reply_thread
-        if incoming.is_dm and thread is not None and self.set_status(incoming.channel, thread):
-            return Progress(incoming.channel, thread, status_set=True)
-        placeholder = self.post(incoming.channel, thread, Reply(texts.PLACEHOLDER))
-        return Progress(incoming.channel, thread, placeholder_ts=placeholder)
-
-    def finish(self, progress: Progress, reply: Reply) -> str | None:
-        """Post ``reply`` where ``progress`` began: replacing the placeholder if there is one.
-
-        Returns the ts of the message that holds the reply, or ``None`` if Slack refused.
-        """
-        if progress.placeholder_ts is not None:
-            if self.update(progress.channel, progress.placeholder_ts, reply):
-                return progress.placeholder_ts
-            logger.warning("placeholder %s not updated; posting the reply", progress.placeholder_ts)
-        return self.post(progress.channel, progress.thread_ts, reply)
 
     def set_status(self, channel: str, thread_ts: str) -> bool:
         """``assistant.threads.setStatus``; False where Slack does not allow it."""
