@@ -222,6 +222,54 @@ def test_shared_channel_answers_go_only_to_the_rep_when_the_operator_chose_that(
     assert len(harness.fake.calls("chat.postEphemeral")) == 1
 
 
+@pytest.mark.parametrize(
+    "failure",
+    [
+        {"error": "internal_error", "status": 500},
+        {"error": "service_unavailable", "status": 503, "count": 2},
+    ],
+)
+def test_a_private_answer_is_retried_until_slack_confirms_it(
+    make_harness: Callable[..., SlackHarness],
+    caplog: pytest.LogCaptureFixture,
+    failure: dict[str, Any],
+) -> None:
+    harness = make_harness(shared_channels="ephemeral")
+    caplog.set_level(logging.INFO, logger="prism_slack")
+    channel, user, root = unique("C"), unique("U"), new_ts()
+    harness.fake.fail_next("chat.postEphemeral", **failure)
+    for event in mention(harness, QUESTION, channel=channel, ts=root, user=user):
+        harness.slack.event({**event, **from_us(harness)}, shared=True)
+    harness.fake.wait_for(
+        lambda: prism_logs(caplog, "handled=answered"), timeout=20, what="the answer"
+    )
+    harness.drain()
+    calls = harness.fake.calls("chat.postEphemeral")
+    assert [c.ok for c in calls] == [False] * failure.get("count", 1) + [True]
+    assert "Membership ARR is $4.1M." in all_text(calls[-1].params)
+    assert harness.fake.calls("chat.postMessage") == []
+    assert len(prism_logs(caplog, "handled=answered")) == 1
+
+
+def test_a_private_answer_slack_refuses_is_one_error_line_and_nothing_public(
+    make_harness: Callable[..., SlackHarness], caplog: pytest.LogCaptureFixture
+) -> None:
+    harness = make_harness(shared_channels="ephemeral")
+    caplog.set_level(logging.INFO, logger="prism_slack")
+    channel, user, root = unique("C"), unique("U"), new_ts()
+    harness.fake.fail_next("chat.postEphemeral", error="not_in_channel")
+    for event in mention(harness, QUESTION, channel=channel, ts=root, user=user):
+        harness.slack.event({**event, **from_us(harness)}, shared=True)
+    harness.fake.wait_for(lambda: prism_logs(caplog, "handled=failed"), what="the turn failed")
+    harness.drain()
+    [call] = harness.fake.calls("chat.postEphemeral")  # a permanent error: not retried
+    assert call.error == "not_in_channel"
+    [line] = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert f"{harness.fake.team_id}:{channel}:{root}" in line and "not_in_channel" in line
+    assert harness.fake.calls("chat.postMessage") == []
+    assert harness.fake.calls("assistant.threads.setStatus") == []
+
+
 def test_bind_in_a_shared_channel_says_to_ask_in_a_dm(harness: SlackHarness) -> None:
     channel, user = unique("C"), unique("U")
     harness.fake.share_channel(channel)
@@ -276,8 +324,8 @@ def test_an_edited_mention_is_never_answered_again(
     [as_mention, as_message] = mention(harness, QUESTION, channel=channel, ts=root, user=user)
     harness.slack.event(as_mention)
     harness.wait_answers(channel, root, 1)
-    # An hour later the duplicate record has expired; the rep fixes a typo in the mention.
-    redis_client.delete(keys.event(f"{harness.fake.team_id}:{channel}:{root}"))
+    # A day later the turn's record has expired; the rep fixes a typo in the mention.
+    assert redis_client.delete(keys.turn(f"{harness.fake.team_id}:{channel}:{root}")) == 1
     edited = {"edited": {"user": user, "ts": new_ts()}, "text": as_mention["text"] + "!"}
     harness.slack.event({**as_mention, **edited})
     harness.slack.event(

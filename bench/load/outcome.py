@@ -155,6 +155,8 @@ class LoadResult(BaseModel):
     log_problems: dict[str, int]
     timeline: list[Second]
     targets: dict[str, bool]
+    kill: dict[str, object] | None = None
+    """With ``--kill-worker-at``: the worker killed, the turns it held, the recovery time."""
 
 
 @dataclass(frozen=True)

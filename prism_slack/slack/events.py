@@ -1,7 +1,7 @@
 """Events API listeners: DMs, @mentions, untagged follow-ups in engaged threads.
 
-Bolt acks every event before these run (its default, non-FaaS behaviour), so each one
-runs in the listener executor and may take as long as the model does.
+Over HTTP these run in the request thread, before Slack gets its 200 (``app.events_inline``):
+they only decide whether to answer and record the turn durably; a ``TurnWorker`` answers it.
 
 - ``message`` (``message.im``, ``message.channels``, ``message.groups``, ``message.mpim``):
   a DM is always answered; a channel or group-DM message when it mentions the bot, or
@@ -11,9 +11,10 @@ runs in the listener executor and may take as long as the model does.
   event of the same mention; both carry the same message identity, and only one is
   answered (see ``MessageAnswerer``).
 - Every message PRISM would answer first goes past ``Access`` (who asks, and whether the
-  channel is shared with another organisation). One that is not answered is claimed like
-  an answer — so of the ``app_mention``/``message`` pair and of every retry, one writes the
-  single log line and, where the rep is told something, the single ephemeral note.
+  channel is shared with another organisation). One that is not answered is recorded as a
+  turn already over (``TurnLog.decline``) — so of the ``app_mention``/``message`` pair and
+  of every retry, one writes the single log line and, where the rep is told something, the
+  single ephemeral note.
 - ``channel_shared`` / ``channel_unshared``: ``Access`` learns at once that a channel is
   (no longer) shared with another organisation.
 - ``app_rate_limited`` (Slack is dropping our events): logged as an ERROR and acked.
@@ -127,7 +128,7 @@ def _handle(
 def _decline(answerer: MessageAnswerer, incoming: Incoming, ruling: Ruling) -> None:
     """Once per message: one log line, and the rep's ephemeral note where there is one."""
     try:
-        if not answerer.deps.state.claim_event(incoming.claim_key):
+        if not answerer.turns.decline(incoming.claim_key):
             return
     except StoreUnavailable as e:
         logger.warning("store unavailable; declining %s unclaimed: %s", incoming.claim_key, e)
