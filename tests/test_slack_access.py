@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -20,6 +21,7 @@ from prism_slack.ports import Conversation
 from prism_slack.render.blocks import FEEDBACK_ACTION
 from prism_slack.slack import texts
 from prism_slack.state import keys
+from prism_slack.testing.redis_server import RedisServer
 from prism_slack.testing.slack_delivery import app_mention, channel_message, dm, new_ts
 
 QUESTION = "What is Northwind Outfitters' membership ARR?"
@@ -82,6 +84,39 @@ def test_an_outside_user_in_a_shared_channel_gets_nothing(
     [line] = prism_logs(caplog, "not answered")
     assert "outsider" in line and user in line and OUTSIDE in line and QUESTION not in line
     assert not harness.state.is_engaged(Conversation(team=harness.fake.team_id, channel=channel))
+
+
+def test_who_asks_is_looked_up_after_the_ack(harness: SlackHarness) -> None:
+    # users.info may be slow (or rate-limited): the turn is recorded and acked first.
+    user, direct = unique("U"), unique("D")
+    harness.fake.stall_next("users.info", seconds=1.5)
+    started = time.monotonic()
+    delivered = harness.slack.event(dm(QUESTION, user=user, channel=direct))
+    assert delivered.status == 200 and time.monotonic() - started < 1.0
+    answer = harness.wait_for_answer(direct, None)
+    assert "Membership ARR is $4.1M." in all_text(answer)
+    [lookup] = harness.fake.calls("users.info")
+    assert lookup.params["user"] == user
+
+
+def test_with_the_store_down_only_those_who_would_be_answered_hear_of_it(
+    make_redis_server: Callable[..., RedisServer],
+) -> None:
+    server = make_redis_server()
+    with SlackHarness(server.url) as harness:
+        outsider, rep, channel = unique("U"), unique("U"), unique("C")
+        server.stop()
+        [event, _] = mention(harness, QUESTION, channel=channel, ts=new_ts(), user=outsider)
+        harness.slack.event({**event, **from_prospect(outsider)}, shared=True)
+        root = new_ts()
+        [event, _] = mention(harness, QUESTION, channel=channel, ts=root, user=rep)
+        harness.slack.event({**event, **from_us(harness)}, shared=True)
+        [note] = harness.fake.wait_for(
+            lambda: harness.fake.calls("chat.postEphemeral"), what="the rep's note"
+        )
+        assert (note.params["user"], note.params["thread_ts"]) == (rep, root)
+        assert note.params["text"] == texts.SHARED_CHANNEL
+        assert harness.fake.calls("chat.postMessage") == []
 
 
 def test_an_outside_user_known_only_to_users_info_gets_nothing(harness: SlackHarness) -> None:

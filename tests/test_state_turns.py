@@ -62,22 +62,6 @@ def test_a_message_is_recorded_once_however_often_it_is_delivered(client: redis.
     assert entry.turn.received_at > 0
 
 
-def test_a_declined_message_is_declined_once_and_never_answered_later(
-    client: redis.Redis,
-) -> None:
-    one, two = log(client, "w1"), log(client, "w2")
-    declined = turn("1.000001")
-    assert one.decline(declined.turn_id) is True
-    assert two.decline(declined.turn_id) is False  # its pair or a retry, on any worker
-    assert one.progress(declined.turn_id).status == "skipped"
-    assert 0 < client.pttl(keys.turn(declined.turn_id)) <= 24 * 3600 * 1000
-    # Redelivered after all (the channel became internal meanwhile): still not a new turn.
-    assert one.enqueue(declined) is False
-    assert one.read(10, block_ms=10) == [] and client.zcard(keys.order(THREAD)) == 0
-    # Another message is unaffected.
-    assert one.enqueue(turn("1.000002")) is True
-
-
 def test_the_head_of_a_conversation_is_its_earliest_message_whatever_the_arrival(
     client: redis.Redis,
 ) -> None:

@@ -8,8 +8,10 @@ Two halves, joined by the durable turn log (:mod:`prism_slack.state.turns`):
   order). A duplicate (retry, the ``app_mention``/``message`` pair) finds the record and
   stops. With the store down the rep is told at once — nothing was promised.
 - ``MessageAnswerer.prepare(entry)`` and ``run(prepared)`` run on a worker's
-  ``TurnWorker`` threads, on whichever worker read (or reclaimed) the turn: take a token
-  from the rep's rate bucket, engage the thread when the bot was mentioned, show progress
+  ``TurnWorker`` threads, on whichever worker read (or reclaimed) the turn: decide who
+  may be answered and where (``Access``: an outsider, guest or app gets nothing, a rep in
+  a shared channel a note to ask in a DM or a private answer), take a token from the
+  rep's rate bucket, engage the thread when the bot was mentioned, show progress
   (``setStatus`` in the thread, else a placeholder; nothing for a private answer, which
   only the asker sees) — at once, before waiting — then, once the turn heads its
   conversation (``TurnWorker`` waits for that without holding a thread): ``run_turn``,
@@ -31,11 +33,13 @@ import threading
 import time
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Final
 
 from prism_slack.errors import PrismError, StoreUnavailable
 from prism_slack.pipeline.turn import TurnDeps, run_turn
 from prism_slack.render.blocks import render_blocks, render_ephemeral
 from prism_slack.slack import texts
+from prism_slack.slack.access import Access, Decision, Ruling
 from prism_slack.slack.conversation import Incoming
 from prism_slack.slack.delivery import Delivery, Part, PermanentSlackError, SlackUnavailable
 from prism_slack.slack.replies import Replier, Reply
@@ -43,6 +47,7 @@ from prism_slack.state.turns import FINISHED, Entry, QueuedTurn, TurnLog, TurnPr
 
 logger = logging.getLogger(__name__)
 
+ANSWERED: Final = frozenset({Decision.ANSWER, Decision.ANSWER_PRIVATELY})
 MAX_ATTEMPTS = 4
 """A turn picked up this often (each by a worker that then died) is failed, not retried."""
 
@@ -79,11 +84,13 @@ class MessageAnswerer:
         deps: TurnDeps,
         replier: Replier,
         *,
+        access: Access,
         turns: TurnLog,
         delivery: Delivery,
     ) -> None:
         self.deps = deps
         self.replier = replier
+        self.access = access
         self.turns = turns
         self.delivery = delivery
         self._abandoned = threading.Event()
@@ -113,7 +120,11 @@ class MessageAnswerer:
             queued = self.turns.enqueue(turn)
         except StoreUnavailable as e:
             logger.warning("store unavailable; turn %s not recorded: %s", turn.turn_id, e)
-            self._note(incoming, texts.STORE_DOWN, only_them=False)
+            incoming, ruling = self._rule(incoming)  # an outsider is not told even that
+            if ruling.decision in ANSWERED:
+                self._note(incoming, texts.STORE_DOWN, only_them=False)
+            else:
+                self._declined(incoming, ruling)
             self._log(incoming, Handled.STORE_DOWN, retry_num, None)
             return Handled.STORE_DOWN
         if not queued:
@@ -133,6 +144,11 @@ class MessageAnswerer:
         progress = self.turns.progress(turn_id, attempt=True)
         if progress.status in FINISHED:
             self.turns.finish(entry, progress.status)
+            return None
+        incoming, ruling = self._rule(incoming)
+        if ruling.decision not in ANSWERED:
+            self.turns.finish(entry, "skipped")
+            self._declined(incoming, ruling)  # after finish: never twice, even if we die
             return None
         if progress.attempts > MAX_ATTEMPTS:
             logger.error(
@@ -243,6 +259,28 @@ class MessageAnswerer:
             logger.error("turn %s: could not tell the rep it failed: %s", entry.turn.turn_id, e)
         self.turns.finish(entry, "failed", posted=posted)
         self._log(incoming, Handled.FAILED, None, entry)
+
+    def _rule(self, incoming: Incoming) -> tuple[Incoming, Ruling]:
+        """Whether (and how) ``incoming`` is answered (``Access``); marked private when
+        only the asker may see the answer."""
+        ruling = self.access.decide(incoming, home=frozenset(incoming.home))
+        if ruling.decision is Decision.ANSWER_PRIVATELY:
+            incoming = incoming.model_copy(update={"private": True})
+        return incoming, ruling
+
+    def _declined(self, incoming: Incoming, ruling: Ruling) -> None:
+        """Not answered: one log line, and the rep's ephemeral note where there is one."""
+        logger.log(
+            logging.INFO if ruling.decision is Decision.ASK_IN_DM else logging.WARNING,
+            "slack message %s not answered: %s (%s)",
+            incoming.claim_key,
+            ruling.decision.value,
+            ruling.reason,
+        )
+        note = {Decision.ASK_IN_DM: texts.SHARED_CHANNEL, Decision.CANNOT_CHECK: texts.CANNOT_CHECK}
+        text = note.get(ruling.decision)
+        if text is not None:
+            self.replier.ephemeral(incoming.channel, incoming.user, incoming.reply_thread, text)
 
     def _note(self, incoming: Incoming, text: str, *, only_them: bool) -> None:
         """A short note to the rep, in the thread: with ``only_them`` (or for a private

@@ -161,14 +161,15 @@ def build_app(
     if settings.prism_allowed_teams:
         app.middleware(team_gate(frozenset(settings.prism_allowed_teams)))
     replier = Replier(client)
+    access = Access(client, AccessPolicy.from_settings(settings))
     turns = deps.state.turn_log(consumer=consumer_name(), reclaim_after_s=options.reclaim_after_s)
     answerer = MessageAnswerer(
         deps,
         replier,
+        access=access,
         turns=turns,
         delivery=Delivery(client, budget_s=options.delivery_budget_s),
     )
-    access = Access(client, AccessPolicy.from_settings(settings))
     register_events(app, answerer, access)
     register_panel(app, Panel(replier, deps.reports, deps.state))
     register_commands(app, CommandHandler(deps.reports, deps.state), access)

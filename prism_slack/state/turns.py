@@ -140,19 +140,6 @@ class TurnLog:
                 self._client.zrem(order, member)
         return False
 
-    def decline(self, turn_id: str) -> bool:
-        """Record a message that is not answered (``access`` declined it) as a turn already
-        over (``skipped``); True the first time, so that of the ``app_mention``/``message``
-        pair and every Slack retry one logs it and tells the rep. A later :meth:`enqueue`
-        of it is a duplicate."""
-        record = keys.turn(turn_id)
-        with redis_call("turn_decline", record), self._client.pipeline(transaction=True) as pipe:
-            pipe.hsetnx(record, "nonce", "declined")
-            pipe.hsetnx(record, "status", "skipped")
-            pipe.pexpire(record, self._record_ms)
-            created, *_ = pipe.execute()
-        return bool(created)
-
     # -- the worker -----------------------------------------------------------------------
 
     def ensure_group(self) -> None:
