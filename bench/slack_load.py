@@ -401,7 +401,7 @@ def summary(result: LoadResult) -> str:
         f"({r.dm_answered_early} messages answered before one sent earlier)",
         f"  time to last reply    {r.time_to_last_reply_s} s after the burst began "
         f"({r.last_reply_after_last_send_s} s after the last send)",
-        lat("mention → placeholder", r.mention_time_to_placeholder),
+        lat("mention → status", r.mention_time_to_progress),
         lat("mention → answer", r.mention_time_to_answer),
         f"model calls: {m.answer} answer + {m.judge} judge = "
         f"{m.total_per_message:.3f} per distinct message ({m.answer_per_message:.3f} answer)",
