@@ -1,7 +1,7 @@
 """Events API listeners: DMs, @mentions, untagged follow-ups in engaged threads.
 
 Over HTTP these run in the request thread, before Slack gets its 200 (``app.events_inline``):
-they only decide whether to answer and record the turn durably; a ``TurnWorker`` answers it.
+they only read the event and record the turn durably; a ``TurnWorker`` answers it.
 
 - ``message`` (``message.im``, ``message.channels``, ``message.groups``, ``message.mpim``):
   a DM is always answered; a channel or group-DM message when it mentions the bot, or
