@@ -25,8 +25,14 @@ Exit status: 0 every target met; 1 a message was lost or answered other than onc
 delivery was not acked 200; 3 only the ack p99 target (100 ms) missed; 2 the bench could
 not run.
 
+With ``--kill-worker-at S`` one worker is killed (SIGKILL) S seconds into the burst — the
+one holding the most turns — and the bench also reports how many turns it held and how long
+after the kill the last of them was finished by the others (``bench/load/kill.py``); the
+lost and exactly-once counts are the same as ever.
+
 Usage: python bench/slack_load.py [--rate 50] [--seconds 10] [--workers 2] [--retry-share 0.2]
-       [--listener-threads N] [--judge-share 0.5] [--warmup 6] [--model-delay 1.0] …
+       [--listener-threads N] [--judge-share 0.5] [--warmup 6] [--model-delay 1.0]
+       [--kill-worker-at 5] [--reclaim-after 15] …
 """
 
 from __future__ import annotations
@@ -46,6 +52,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.load.kill import WorkerKiller  # noqa: E402
 from bench.load.outcome import LoadResult, Observed, analyse, handled_lines  # noqa: E402
 from bench.load.plan import (  # noqa: E402
     WARMUP_PREFIX,
@@ -102,6 +109,16 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "warm (default 0: the burst meets freshly started workers)",
     )
     parser.add_argument("--concurrency", type=int, default=32, help="HTTP client connections")
+    parser.add_argument(
+        "--kill-worker-at",
+        type=float,
+        help="kill -9 the worker holding the most turns this many seconds into the burst",
+    )
+    parser.add_argument(
+        "--reclaim-after",
+        type=float,
+        help="PRISM_RECLAIM_AFTER_S for the server (default: the app's, 15 s)",
+    )
     parser.add_argument("--drain-timeout", type=float, default=60.0, help="max wait for replies")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--reports", type=Path, default=ROOT / "reports")
@@ -241,6 +258,9 @@ def run(args: argparse.Namespace) -> LoadResult:
             workers=args.workers,
             threads=args.threads,
             listener_threads=args.listener_threads,
+            env=(
+                {"PRISM_RECLAIM_AFTER_S": str(args.reclaim_after)} if args.reclaim_after else None
+            ),
         ) as stack,
     ):
         plan = build_plan(
@@ -263,8 +283,18 @@ def run(args: argparse.Namespace) -> LoadResult:
         bind_channels(stack, plan)
         if args.warmup:
             warm_up(stack, {r.slug: r.company.name for r in reports}, args)
+        killer = WorkerKiller(stack, at_s=args.kill_worker_at) if args.kill_worker_at else None
+        if killer is not None:
+            killer.start()
         seen, waited = burst(stack, plan, responder, args)
-    return analyse(seen, config_of(args, settle_wait_s=waited))
+        if killer is not None:
+            killer.join(timeout=args.drain_timeout)
+    result = analyse(seen, config_of(args, settle_wait_s=waited))
+    if killer is None:
+        return result
+    report = killer.report
+    targets = {**result.targets, "killed_worker_recovered": report.recovered_s is not None}
+    return result.model_copy(update={"kill": report.model_dump(), "targets": targets})
 
 
 def burst(
@@ -371,7 +401,7 @@ def summary(result: LoadResult) -> str:
         f"({r.dm_answered_early} messages answered before one sent earlier)",
         f"  time to last reply    {r.time_to_last_reply_s} s after the burst began "
         f"({r.last_reply_after_last_send_s} s after the last send)",
-        lat("mention → placeholder", r.mention_time_to_placeholder),
+        lat("mention → status", r.mention_time_to_progress),
         lat("mention → answer", r.mention_time_to_answer),
         f"model calls: {m.answer} answer + {m.judge} judge = "
         f"{m.total_per_message:.3f} per distinct message ({m.answer_per_message:.3f} answer)",
@@ -394,6 +424,13 @@ def summary(result: LoadResult) -> str:
         f"  {t.final_replies:>4}"
         for t in result.timeline
     ]
+    if result.kill is not None:
+        k = result.kill
+        lines.append(
+            f"worker killed (kill -9) {k['at_s']} s into the burst: pid {k['victim_pid']} held "
+            f"{k['turns_held']} turns; {k['finished']} finished by the others, the last "
+            f"{k['recovered_s']} s after the kill"
+        )
     if result.log_problems:
         lines.append("server warnings/errors:")
         lines += [f"  {n:>5} × {shape}" for shape, n in result.log_problems.items()]
@@ -405,7 +442,10 @@ def summary(result: LoadResult) -> str:
 def exit_code(result: LoadResult) -> int:
     t = result.targets
     if not (
-        t["exactly_one_reply_per_message"] and t["zero_lost"] and t["every_delivery_acked_200"]
+        t["exactly_one_reply_per_message"]
+        and t["zero_lost"]
+        and t["every_delivery_acked_200"]
+        and t.get("killed_worker_recovered", True)
     ):
         return 1
     return 0 if t["ack_p99_under_100ms"] else 3

@@ -73,7 +73,3 @@ class ModelOutputError(ModelError):
 
 class StoreUnavailable(PrismError):
     """The state store (Redis) cannot be reached."""
-
-
-class LockTimeout(PrismError):
-    """A per-thread lock could not be taken in time."""

@@ -1,9 +1,11 @@
 """The small interfaces the pipeline depends on (ports). Adapters live at the edge.
 
 - ``ReportStore``: reports by slug, company detection (``reports/store.py``).
-- ``StateStore``: bindings, history, event claims, locks and turn queues, audit, feedback
-  (``state/redis_store.py``; the embedded default runs it on an in-memory Redis).
-- ``TurnLog``: the most recent turns' audit records and their votes, for the operator
+- ``ConversationStore`` (what the pipeline uses: bindings, history, audit) and
+  ``DeliveryStore`` (what the Slack side uses: durable turns, engaged threads, rate limits,
+  feedback, health); ``StateStore`` is both, on one Redis (``state/redis_store.py``; the
+  embedded default runs it on an in-memory Redis).
+- ``AuditLog``: the most recent turns' audit records and their votes, for the operator
   (``prism feedback``; the same Redis store).
 - ``AnswerModel``: question + injected report → claim-contract ``Answer``
   (``llm/offline.py``, ``llm/scripted.py``, ``llm/gemini.py``).
@@ -14,9 +16,8 @@
 from __future__ import annotations
 
 import datetime as dt
-from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
@@ -24,6 +25,10 @@ from prism_slack.claims import Answer, Claim
 from prism_slack.evidence import Leaf
 from prism_slack.reports.model import Report
 from prism_slack.verdict import ClaimVerdict, Label, Method, Reason
+
+if TYPE_CHECKING:
+    from prism_slack.state.persistence import PersistenceReport
+    from prism_slack.state.turns import TurnLog
 
 
 class Conversation(BaseModel):
@@ -148,59 +153,65 @@ class AuditRecord(BaseModel):
     outcome: str = "answered"
 
 
-class StateStore(Protocol):
-    """Conversation state. Every method may raise ``StoreUnavailable``."""
+class ConversationStore(Protocol):
+    """What the pipeline keeps per conversation: bindings, history, audit records.
+    Every method may raise ``StoreUnavailable``."""
 
     description: str
 
-    def ping(self) -> None: ...
-
     def get_binding(self, where: Conversation) -> str | None: ...
 
-    def set_binding(self, where: Conversation, slug: str) -> None: ...
+    def set_binding(self, where: Conversation, *, slug: str) -> None: ...
 
     def clear_binding(self, where: Conversation) -> bool: ...
 
     def history(self, conversation: Conversation) -> list[HistoryTurn]: ...
 
-    def append_history(self, conversation: Conversation, turn: HistoryTurn) -> None: ...
-
-    def engage(self, conversation: Conversation) -> None: ...
-
-    def is_engaged(self, conversation: Conversation) -> bool: ...
-
-    def claim_event(self, event_id: str) -> bool:
-        """True exactly once per ``event_id`` (within its TTL), across every worker."""
-        ...
-
-    def lock(self, conversation: Conversation, timeout_s: float) -> AbstractContextManager[None]:
-        """Per-thread lock; raises ``LockTimeout`` when not taken within ``timeout_s``."""
-        ...
-
-    def turn(
-        self, conversation: Conversation, ts: str, timeout_s: float
-    ) -> AbstractContextManager[None]:
-        """Message ``ts``'s turn, across every worker: once every message of ``conversation``
-        with an earlier Slack ts queued there has had its turn, hold the conversation's
-        ``lock``. Raises ``LockTimeout`` after ``timeout_s``; leaves the queue on every exit."""
-        ...
+    def append_history(self, conversation: Conversation, *, turn: HistoryTurn) -> None: ...
 
     def save_audit(self, record: AuditRecord) -> None: ...
 
     def get_audit(self, turn_id: str) -> AuditRecord | None: ...
 
-    def save_feedback(self, turn_id: str, user: str, value: str) -> None: ...
 
-    def get_feedback(self, turn_id: str) -> dict[str, str]:
-        """Feedback on a turn: user → value (empty when there is none)."""
+class DeliveryStore(Protocol):
+    """What the Slack side keeps: durable turns, engaged threads, rate limits, feedback,
+    and the store's health. Every method may raise ``StoreUnavailable``."""
+
+    description: str
+
+    def ping(self) -> None: ...
+
+    def round_trip(self) -> None:
+        """Write a key and read it back (``/healthz``)."""
         ...
+
+    def persistence(self) -> PersistenceReport: ...
+
+    def turn_log(self, *, consumer: str, reclaim_after_s: float = ...) -> TurnLog:
+        """The durable turns (a Redis Stream), as worker ``consumer`` reads them."""
+        ...
+
+    def engage(self, conversation: Conversation) -> None: ...
+
+    def is_engaged(self, conversation: Conversation) -> bool: ...
 
     def take_token(self, user: str) -> bool:
         """Per-user rate limit (token bucket); False when the user must wait."""
         ...
 
+    def save_feedback(self, turn_id: str, *, user: str, value: str) -> None: ...
 
-class TurnLog(Protocol):
+    def get_feedback(self, turn_id: str) -> dict[str, str]:
+        """Feedback on a turn: user → value (empty when there is none)."""
+        ...
+
+
+class StateStore(ConversationStore, DeliveryStore, Protocol):
+    """Both halves on one Redis (``state/redis_store.py``)."""
+
+
+class AuditLog(Protocol):
     """Recent turns and the votes on them (``prism feedback``). May raise
     ``StoreUnavailable``."""
 

@@ -54,6 +54,12 @@ class Settings(BaseSettings):
     prism_allowed_teams: Annotated[list[str], NoDecode] = []
     prism_shared_channels: SharedChannelMode = "dm"
     prism_guests: GuestMode = "none"
+    prism_turn_budget_s: float = Field(default=90.0, gt=0)
+    """PRISM_TURN_BUDGET_S: how long one turn may take (model calls, judge, Slack delivery);
+    a deploy waits this long for the turns under way (gunicorn's graceful_timeout)."""
+    prism_reclaim_after_s: float = Field(default=15.0, gt=0, le=30)
+    """PRISM_RECLAIM_AFTER_S: a turn idle this long belongs to a dead worker and is taken
+    over by a live one."""
     port: int = 3000
     log_level: str | None = None
     """LOG_LEVEL; by default INFO for the servers and WARNING for terminal commands."""

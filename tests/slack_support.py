@@ -33,8 +33,10 @@ from prism_slack.render.blocks import FEEDBACK_BLOCK_ID
 from prism_slack.reports.store import FileReportStore
 from prism_slack.settings import GuestMode, Settings, SharedChannelMode
 from prism_slack.slack import texts
-from prism_slack.slack.app import SlackOptions, build_app
+from prism_slack.slack.app import SlackOptions, build_app, turn_worker
 from prism_slack.slack.server import build_wsgi_app
+from prism_slack.slack.worker import TurnWorker
+from prism_slack.state import keys
 from prism_slack.state.redis_store import RedisStateStore, open_state_store
 from prism_slack.testing.fake_slack import FakeMessage, FakeSlack, RecordedCall
 from prism_slack.testing.slack_delivery import SlackDelivery
@@ -132,7 +134,7 @@ class SlackHarness(Closeable):
         model: AnswerModel | None = None,
         steps: list[AnswerStep] | None = None,
         fake: FakeSlack | None = None,
-        lock_timeout_s: float = 10.0,
+        reclaim_after_s: float = 2.0,
         listener_threads: int = 8,
         allowed_teams: list[str] | None = None,
         reports_dir: Path = REPORTS_DIR,
@@ -165,10 +167,18 @@ class SlackHarness(Closeable):
         self.app = build_app(
             self.settings,
             self.deps,
-            options=SlackOptions(lock_timeout_s=lock_timeout_s),
+            options=SlackOptions(
+                listener_threads=listener_threads,
+                reclaim_after_s=reclaim_after_s,
+                delivery_budget_s=5.0,
+            ),
             executor=self.executor,
         )
-        self.server = LoopbackServer(build_wsgi_app(self.app, self.state)).start()
+        worker = turn_worker(self.app)
+        assert worker is not None
+        self.worker: TurnWorker = worker
+        wsgi = build_wsgi_app(self.app, self.state, signing_secret=SIGNING_SECRET)
+        self.server = LoopbackServer(wsgi).start()
         self.slack = SlackDelivery(
             self.server.url + "/slack/events", SIGNING_SECRET, team_id=self.fake.team_id
         )
@@ -176,8 +186,15 @@ class SlackHarness(Closeable):
     # -- waiting ---------------------------------------------------------------------------
 
     def drain(self) -> None:
-        """Wait until every listener started so far has finished (no more can start)."""
+        """Wait until every listener started so far has finished (no more can start) and
+        every turn recorded has been finished."""
         self.executor.shutdown(wait=True)
+        client = self.state.client
+        self.fake.wait_for(
+            lambda: client.xlen(keys.TURN_STREAM) == 0 and self.worker.held == 0,
+            timeout=WAIT_S,
+            what="every turn to finish",
+        )
 
     def wait_for_answer(self, channel: str, thread_ts: str | None) -> FakeMessage:
         """The bot's message in that thread once it is no longer a placeholder."""
@@ -223,6 +240,7 @@ class SlackHarness(Closeable):
 
     def close(self) -> None:
         self.server.stop()
+        self.worker.stop(grace_s=2.0)
         self.executor.shutdown(wait=True)
         if self._own_fake:
             self.fake.stop()

@@ -439,7 +439,7 @@ def test_nothing_bound_explains_how_to_bind() -> None:
 
 def test_channel_binding_applies_to_new_threads() -> None:
     deps = deps_with(Answer(claims=[GOOD]))
-    deps.state.set_binding(WHERE.channel_scope(), NW)
+    deps.state.set_binding(WHERE.channel_scope(), slug=NW)
     assert run_turn("and search?", WHERE, deps).report == NW
 
 

@@ -34,7 +34,7 @@ from prism_slack.render.blocks import FEEDBACK_ACTION
 from prism_slack.reports.store import REPORT_FILE, FileReportStore
 from prism_slack.settings import Settings
 from prism_slack.slack import texts
-from prism_slack.slack.app import build_app
+from prism_slack.slack.app import SlackOptions, build_app
 from prism_slack.slack.server import build_wsgi_app
 from prism_slack.state import keys
 from prism_slack.state.redis_store import memory_store, open_state_store
@@ -110,7 +110,9 @@ def test_signatures_are_verified_whatever_the_environment_says(
             reports=FileReportStore(REPORTS_DIR), state=memory_store(), model=_NeverCalled()
         )
         app = build_app(settings, deps)
-        with LoopbackServer(build_wsgi_app(app, deps.state)) as server:
+        with LoopbackServer(
+            build_wsgi_app(app, deps.state, signing_secret=SIGNING_SECRET)
+        ) as server:
             url = server.url + "/slack/events"
             good = SlackDelivery(url, SIGNING_SECRET, team_id=fake.team_id)
             forged = SlackDelivery(url, "not-the-signing-secret", team_id=fake.team_id)
@@ -151,7 +153,7 @@ def test_the_app_does_not_start_without_a_signing_secret(
         reports=FileReportStore(REPORTS_DIR), state=memory_store(), model=_NeverCalled()
     )
     with pytest.raises(ConfigError, match="SLACK_SIGNING_SECRET"):
-        build_app(settings, deps)
+        build_app(settings, deps, options=SlackOptions(start_worker=False))
 
 
 def test_bolts_own_oauth_variables_are_refused(
@@ -171,7 +173,7 @@ def test_bolts_own_oauth_variables_are_refused(
             reports=FileReportStore(REPORTS_DIR), state=memory_store(), model=_NeverCalled()
         )
         with pytest.raises(ConfigError, match="SLACK_CLIENT_ID"):
-            build_app(settings, deps)
+            build_app(settings, deps, options=SlackOptions(start_worker=False))
 
 
 def _app_calls(tree: ast.AST) -> Iterator[ast.Call]:
@@ -390,7 +392,7 @@ def test_a_restricted_report_is_used_only_in_its_channels(
     # A channel bound to another report keeps it when a question names the restricted one.
     assert "Northwind" in harness.command("bind Northwind Outfitters", channel=other, user=user)
     # A binding made before the report was restricted no longer answers.
-    harness.state.set_binding(Conversation(team=team, channel=stale), KP)
+    harness.state.set_binding(Conversation(team=team, channel=stale), slug=KP)
 
     asked = {
         other: f"<@{bot}> What is Kestrelpoint Software's churn?",

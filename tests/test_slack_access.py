@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -20,6 +21,7 @@ from prism_slack.ports import Conversation
 from prism_slack.render.blocks import FEEDBACK_ACTION
 from prism_slack.slack import texts
 from prism_slack.state import keys
+from prism_slack.testing.redis_server import RedisServer
 from prism_slack.testing.slack_delivery import app_mention, channel_message, dm, new_ts
 
 QUESTION = "What is Northwind Outfitters' membership ARR?"
@@ -82,6 +84,39 @@ def test_an_outside_user_in_a_shared_channel_gets_nothing(
     [line] = prism_logs(caplog, "not answered")
     assert "outsider" in line and user in line and OUTSIDE in line and QUESTION not in line
     assert not harness.state.is_engaged(Conversation(team=harness.fake.team_id, channel=channel))
+
+
+def test_who_asks_is_looked_up_after_the_ack(harness: SlackHarness) -> None:
+    # users.info may be slow (or rate-limited): the turn is recorded and acked first.
+    user, direct = unique("U"), unique("D")
+    harness.fake.stall_next("users.info", seconds=1.5)
+    started = time.monotonic()
+    delivered = harness.slack.event(dm(QUESTION, user=user, channel=direct))
+    assert delivered.status == 200 and time.monotonic() - started < 1.0
+    answer = harness.wait_for_answer(direct, None)
+    assert "Membership ARR is $4.1M." in all_text(answer)
+    [lookup] = harness.fake.calls("users.info")
+    assert lookup.params["user"] == user
+
+
+def test_with_the_store_down_only_those_who_would_be_answered_hear_of_it(
+    make_redis_server: Callable[..., RedisServer],
+) -> None:
+    server = make_redis_server()
+    with SlackHarness(server.url) as harness:
+        outsider, rep, channel = unique("U"), unique("U"), unique("C")
+        server.stop()
+        [event, _] = mention(harness, QUESTION, channel=channel, ts=new_ts(), user=outsider)
+        harness.slack.event({**event, **from_prospect(outsider)}, shared=True)
+        root = new_ts()
+        [event, _] = mention(harness, QUESTION, channel=channel, ts=root, user=rep)
+        harness.slack.event({**event, **from_us(harness)}, shared=True)
+        [note] = harness.fake.wait_for(
+            lambda: harness.fake.calls("chat.postEphemeral"), what="the rep's note"
+        )
+        assert (note.params["user"], note.params["thread_ts"]) == (rep, root)
+        assert note.params["text"] == texts.SHARED_CHANNEL
+        assert harness.fake.calls("chat.postMessage") == []
 
 
 def test_an_outside_user_known_only_to_users_info_gets_nothing(harness: SlackHarness) -> None:
@@ -222,6 +257,54 @@ def test_shared_channel_answers_go_only_to_the_rep_when_the_operator_chose_that(
     assert len(harness.fake.calls("chat.postEphemeral")) == 1
 
 
+@pytest.mark.parametrize(
+    "failure",
+    [
+        {"error": "internal_error", "status": 500},
+        {"error": "service_unavailable", "status": 503, "count": 2},
+    ],
+)
+def test_a_private_answer_is_retried_until_slack_confirms_it(
+    make_harness: Callable[..., SlackHarness],
+    caplog: pytest.LogCaptureFixture,
+    failure: dict[str, Any],
+) -> None:
+    harness = make_harness(shared_channels="ephemeral")
+    caplog.set_level(logging.INFO, logger="prism_slack")
+    channel, user, root = unique("C"), unique("U"), new_ts()
+    harness.fake.fail_next("chat.postEphemeral", **failure)
+    for event in mention(harness, QUESTION, channel=channel, ts=root, user=user):
+        harness.slack.event({**event, **from_us(harness)}, shared=True)
+    harness.fake.wait_for(
+        lambda: prism_logs(caplog, "handled=answered"), timeout=20, what="the answer"
+    )
+    harness.drain()
+    calls = harness.fake.calls("chat.postEphemeral")
+    assert [c.ok for c in calls] == [False] * failure.get("count", 1) + [True]
+    assert "Membership ARR is $4.1M." in all_text(calls[-1].params)
+    assert harness.fake.calls("chat.postMessage") == []
+    assert len(prism_logs(caplog, "handled=answered")) == 1
+
+
+def test_a_private_answer_slack_refuses_is_one_error_line_and_nothing_public(
+    make_harness: Callable[..., SlackHarness], caplog: pytest.LogCaptureFixture
+) -> None:
+    harness = make_harness(shared_channels="ephemeral")
+    caplog.set_level(logging.INFO, logger="prism_slack")
+    channel, user, root = unique("C"), unique("U"), new_ts()
+    harness.fake.fail_next("chat.postEphemeral", error="not_in_channel")
+    for event in mention(harness, QUESTION, channel=channel, ts=root, user=user):
+        harness.slack.event({**event, **from_us(harness)}, shared=True)
+    harness.fake.wait_for(lambda: prism_logs(caplog, "handled=failed"), what="the turn failed")
+    harness.drain()
+    [call] = harness.fake.calls("chat.postEphemeral")  # a permanent error: not retried
+    assert call.error == "not_in_channel"
+    [line] = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert f"{harness.fake.team_id}:{channel}:{root}" in line and "not_in_channel" in line
+    assert harness.fake.calls("chat.postMessage") == []
+    assert harness.fake.calls("assistant.threads.setStatus") == []
+
+
 def test_bind_in_a_shared_channel_says_to_ask_in_a_dm(harness: SlackHarness) -> None:
     channel, user = unique("C"), unique("U")
     harness.fake.share_channel(channel)
@@ -276,8 +359,8 @@ def test_an_edited_mention_is_never_answered_again(
     [as_mention, as_message] = mention(harness, QUESTION, channel=channel, ts=root, user=user)
     harness.slack.event(as_mention)
     harness.wait_answers(channel, root, 1)
-    # An hour later the duplicate record has expired; the rep fixes a typo in the mention.
-    redis_client.delete(keys.event(f"{harness.fake.team_id}:{channel}:{root}"))
+    # A day later the turn's record has expired; the rep fixes a typo in the mention.
+    assert redis_client.delete(keys.turn(f"{harness.fake.team_id}:{channel}:{root}")) == 1
     edited = {"edited": {"user": user, "ts": new_ts()}, "text": as_mention["text"] + "!"}
     harness.slack.event({**as_mention, **edited})
     harness.slack.event(

@@ -18,6 +18,8 @@ from prism_slack.slack.server import EVENTS_PATH
 ROOT = Path(__file__).resolve().parent.parent
 SLACK_SOURCES = sorted((ROOT / "prism_slack" / "slack").glob("*.py"))
 
+HISTORY_SCOPES = ("channels:history", "groups:history", "im:history", "mpim:history")
+
 METHOD_SCOPES: dict[str, str | tuple[str, ...] | None] = {
     "auth.test": None,
     "chat.postMessage": "chat:write",
@@ -30,6 +32,11 @@ METHOD_SCOPES: dict[str, str | tuple[str, ...] | None] = {
     "users.info": "users:read",
     # one per kind of conversation it is called on (never on DMs: see slack/access.py)
     "conversations.info": ("channels:read", "groups:read", "mpim:read"),
+    # Looking for a reply that may have landed before posting it again (slack/delivery.py),
+    # in every kind of conversation PRISM answers in: the history scopes its message
+    # events need already.
+    "conversations.history": HISTORY_SCOPES,
+    "conversations.replies": HISTORY_SCOPES,
 }
 """Bot scope(s) each Web API method needs (``None``: no scope)."""
 

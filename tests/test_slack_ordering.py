@@ -2,8 +2,9 @@
 
 Two app instances (two "workers") share one Redis and one Slack workspace. The messages of
 one DM thread reach them out of order and split between them while the first is still
-being answered; the turn queue in the store (``StateStore.turn``) makes every worker answer
-them by Slack ts. The queue itself is tested in ``test_state_store.py``.
+being answered; the conversation's order in the turn log (``prism:order:<scope>``, see
+``state/turns.py``) makes every worker answer them by Slack ts. The order itself is tested
+in ``test_state_turns.py``.
 """
 
 from __future__ import annotations
@@ -82,7 +83,7 @@ def test_a_dm_thread_split_across_workers_is_answered_in_ts_order(
     # a turn order kept per process, worker one would take message 2 straight after 0.
     for worker, n in ((two, 3), (one, 2), (two, 1)):
         send(worker, n)
-    queue = keys.turns(Conversation(team=fake.team_id, channel=channel, thread=root))
+    queue = keys.order(Conversation(team=fake.team_id, channel=channel, thread=root))
     fake.wait_for(lambda: redis_client.zcard(queue) == 4, what="every message to queue")
     gated.release()
 

@@ -10,7 +10,7 @@ import subprocess
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -27,10 +27,11 @@ from slack_support import (
 )
 
 from prism_slack.cli import build_parser
-from prism_slack.cli.serve_cmd import run, run_socket
+from prism_slack.cli.serve_cmd import check_store, run, run_socket
 from prism_slack.settings import Settings
 from prism_slack.slack import texts
 from prism_slack.slack.server import PrismGunicorn, gunicorn_options
+from prism_slack.state.redis_store import open_state_store
 from prism_slack.testing.fake_slack import FakeSlack
 from prism_slack.testing.redis_server import RedisServer
 from prism_slack.testing.slack_delivery import SlackDelivery, dm
@@ -159,3 +160,54 @@ def test_a_token_slack_refuses_stops_serve_before_gunicorn(
         assert auth.error == "invalid_auth"
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("prism serve: ") and "invalid_auth" in err[0]
+
+
+def test_an_unusable_redis_database_stops_serve_in_one_line(
+    redis_server: RedisServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with FakeSlack() as fake:
+        settings = Settings(
+            slack_bot_token=SecretStr(fake.bot_token),
+            slack_signing_secret=SecretStr(SIGNING_SECRET),
+            slack_api_url=fake.api_url,
+            redis_url=SecretStr(redis_server.url.rsplit("/", 1)[0] + "/99"),
+            prism_reports_dir=REPORTS_DIR,
+        )
+        args = build_parser().parse_args(["serve", "--port", str(free_port())])
+        assert run(args, settings) == 2
+    [line] = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith("prism serve: ") and "DB index is out of range" in line
+
+
+@pytest.mark.parametrize(("appendonly", "warned"), [(False, True), (True, False)])
+def test_serve_warns_in_one_line_when_redis_would_lose_bindings(
+    make_redis_server: Callable[..., RedisServer],
+    capsys: pytest.CaptureFixture[str],
+    appendonly: bool,
+    warned: bool,
+) -> None:
+    server = make_redis_server(appendonly=appendonly)
+    assert check_store(open_state_store(server.url), redis_url=True) is None
+    err = capsys.readouterr().err.strip()
+    if warned:
+        assert err.startswith("prism serve: warning: Redis persistence OFF") and "\n" not in err
+    else:
+        assert err == ""
+
+
+def test_a_redis_that_is_down_is_only_a_warning_at_start_up(
+    make_redis_server: Callable[..., RedisServer], capsys: pytest.CaptureFixture[str]
+) -> None:
+    server = make_redis_server()
+    store = open_state_store(server.url)
+    server.stop()
+    assert check_store(store, redis_url=True) is None
+    assert capsys.readouterr().err.startswith("prism serve: warning: state store")
+
+
+def test_graceful_timeout_covers_a_whole_turn() -> None:
+    options = gunicorn_options(host="h", port=1, workers=2, threads=4, turn_budget_s=90)
+    assert options["graceful_timeout"] == 93 and options["timeout"] >= 93
+    server = PrismGunicorn(object, options)  # type: ignore[arg-type]
+    assert server.cfg.graceful_timeout == 93
+    assert server.cfg.post_worker_init is not None and server.cfg.worker_exit is not None

@@ -113,7 +113,9 @@ class Replies(BaseModel):
     """Most deliveries in the listener pools at one moment, all workers together."""
     time_to_last_reply_s: float | None
     last_reply_after_last_send_s: float | None
-    mention_time_to_placeholder: Latency
+    mention_time_to_progress: Latency
+    """From a mention to the first sign of work in its thread: ``setStatus``, or the
+    placeholder where Slack refused it."""
     mention_time_to_answer: Latency
 
 
@@ -155,6 +157,8 @@ class LoadResult(BaseModel):
     log_problems: dict[str, int]
     timeline: list[Second]
     targets: dict[str, bool]
+    kill: dict[str, object] | None = None
+    """With ``--kill-worker-at``: the worker killed, the turns it held, the recovery time."""
 
 
 @dataclass(frozen=True)
@@ -357,10 +361,11 @@ def _replies(seen: Observed) -> Replies:
     for final in finals:
         by_target[(final.channel, final.thread_ts)].append(final)
     placeholders = _placeholders(seen.calls)
+    progress = _progress(seen.calls, placeholders)
     handled = handled_lines(seen.log_text)
     sent_at = _first_sent(seen)
     tally = _Tally(counts={}, mismatches=[])
-    to_placeholder, to_answer = _count_mentions(seen.plan, by_target, placeholders, sent_at, tally)
+    to_progress, to_answer = _count_mentions(seen.plan, by_target, progress, sent_at, tally)
     _count_dms(seen, by_target, handled, tally)
     per_message = list(tally.counts.values()) or [0]
     reply_times = [f.at for f in finals if f.at is not None]
@@ -385,7 +390,7 @@ def _replies(seen: Observed) -> Replies:
         peak_listeners=peak_listeners(seen.log_text),
         time_to_last_reply_s=since_start,
         last_reply_after_last_send_s=since_last_send,
-        mention_time_to_placeholder=latency(to_placeholder),
+        mention_time_to_progress=latency(to_progress),
         mention_time_to_answer=latency(to_answer),
     )
 
@@ -397,6 +402,17 @@ def _placeholders(calls: list[RecordedCall]) -> dict[Target, list[float]]:
         if call.method == "chat.postMessage" and call.params.get("text") == PLACEHOLDER:
             found[(call.params["channel"], call.params.get("thread_ts") or None)].append(call.at)
     return found
+
+
+def _progress(
+    calls: list[RecordedCall], placeholders: dict[Target, list[float]]
+) -> dict[Target, list[float]]:
+    """When each thread first showed work: its ``setStatus`` calls and its placeholders."""
+    found: dict[Target, list[float]] = defaultdict(list, placeholders)
+    for call in calls:
+        if call.method == "assistant.threads.setStatus" and call.ok:
+            found[(call.params["channel_id"], call.params.get("thread_ts") or None)].append(call.at)
+    return {target: sorted(times) for target, times in found.items()}
 
 
 def _first_sent(seen: Observed) -> dict[int, float]:
@@ -411,12 +427,12 @@ def _first_sent(seen: Observed) -> dict[int, float]:
 def _count_mentions(
     plan: Plan,
     by_target: dict[Target, list[_Final]],
-    placeholders: dict[Target, list[float]],
+    progress: dict[Target, list[float]],
     sent_at: dict[int, float],
     tally: _Tally,
 ) -> tuple[list[float], list[float]]:
-    """Replies per mention (its thread's final messages); time to placeholder and answer."""
-    to_placeholder: list[float] = []
+    """Replies per mention (its thread's final messages); time to progress and answer."""
+    to_progress: list[float] = []
     to_answer: list[float] = []
     for m in plan.messages:
         if m.dm:
@@ -426,13 +442,13 @@ def _count_mentions(
         sent = sent_at.get(m.index)
         if sent is None:
             continue
-        posted = placeholders.get((m.channel, m.ts))
-        if posted:
-            to_placeholder.append((posted[0] - sent) * 1000)
+        shown = progress.get((m.channel, m.ts))
+        if shown:
+            to_progress.append((shown[0] - sent) * 1000)
         answered = [f.at for f in thread if f.answer and f.at is not None]
         if answered:
             to_answer.append((min(answered) - sent) * 1000)
-    return to_placeholder, to_answer
+    return to_progress, to_answer
 
 
 def _count_dms(

@@ -7,7 +7,9 @@ would run it. Leaving the ``with`` block — normally, on an error or on Ctrl-C 
 the server's process group (SIGTERM, then SIGKILL), stops Redis and closes the fakes.
 
 ``ServerProcess.worker_pids`` finds gunicorn's workers (children of the master) for
-``bench.load.watch``.
+``bench.load.watch``. ``appendonly`` runs Redis with AOF (it keeps its data across
+``stack.redis.stop()``/``start()``); ``env`` adds to (or overrides) the server's environment.
+A stopped ``stack.server`` can be started again (its log is appended to).
 """
 
 from __future__ import annotations
@@ -60,7 +62,7 @@ class ServerProcess:
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> ServerProcess:
-        with self.log_path.open("wb") as log:
+        with self.log_path.open("ab") as log:  # a restart appends to the same log
             self.process = subprocess.Popen(
                 self.command,
                 env=self.env,
@@ -135,8 +137,12 @@ class LoadStack(Startable):
         workers: int = 2,
         threads: int = 8,
         listener_threads: int | None = None,
+        appendonly: bool = False,
+        env: dict[str, str] | None = None,
     ) -> None:
         self.responder = responder
+        self.appendonly = appendonly
+        self.extra_env = dict(env or {})
         self.reports_dir = reports_dir
         self.work_dir = work_dir
         self.workers = workers
@@ -159,7 +165,7 @@ class LoadStack(Startable):
 
     def start(self) -> LoadStack:
         try:
-            self.redis = self._exit.enter_context(RedisServer())
+            self.redis = self._exit.enter_context(RedisServer(appendonly=self.appendonly))
             self.slack = self._exit.enter_context(FakeSlack(team_id="TLOADBENCH"))
             self.gemini = self._exit.enter_context(FakeGemini(default=self.responder))
             self.server = ServerProcess(
@@ -205,4 +211,5 @@ class LoadStack(Startable):
             "GEMINI_BASE_URL": self.gemini.base_url,
             "PRISM_REPORTS_DIR": str(self.reports_dir),
             "LOG_LEVEL": "INFO",
+            **self.extra_env,
         }

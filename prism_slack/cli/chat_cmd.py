@@ -40,7 +40,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         where = Conversation(team="cli", channel="chat", thread=uuid.uuid4().hex)
         if args.report is not None:
             report = deps.reports.get(args.report)
-            deps.state.set_binding(where, report.slug)
+            deps.state.set_binding(where, slug=report.slug)
     except PrismError as e:
         print(f"prism chat: {e}", file=sys.stderr)
         return 2

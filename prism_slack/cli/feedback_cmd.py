@@ -16,7 +16,7 @@ from collections import Counter
 from typing import Any
 
 from prism_slack.errors import StoreUnavailable
-from prism_slack.ports import AuditRecord, TurnLog
+from prism_slack.ports import AuditLog, AuditRecord
 from prism_slack.settings import Settings
 from prism_slack.state.redis_store import open_state_store
 
@@ -54,7 +54,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         return EXIT_STORE
 
 
-def show(log: TurnLog, turn: str | None, *, limit: int, as_json: bool) -> int:
+def show(log: AuditLog, turn: str | None, *, limit: int, as_json: bool) -> int:
     """Print the listing (or one turn) from ``log``; the exit status."""
     records = log.recent_audits(limit if turn is None else max(limit, 1000))
     if turn is not None:

@@ -2,8 +2,10 @@
 
 Configuration comes from the environment (``Settings``): ``SLACK_BOT_TOKEN`` and
 ``SLACK_SIGNING_SECRET`` (HTTP), ``SLACK_APP_TOKEN`` (Socket Mode), ``SLACK_API_URL``,
-``REDIS_URL``, ``PRISM_REPORTS_DIR``, ``GEMINI_API_KEY``, ``PORT``. A missing token is
-reported in one line and the command exits 2 before anything starts.
+``REDIS_URL``, ``PRISM_REPORTS_DIR``, ``GEMINI_API_KEY``, ``PRISM_TURN_BUDGET_S``,
+``PRISM_RECLAIM_AFTER_S``, ``PORT``. A missing token, or a Redis that answers with an error,
+is reported in one line and the command exits 2 before anything starts; Redis persistence
+that is off or unknown is one warning line.
 """
 
 from __future__ import annotations
@@ -13,15 +15,18 @@ import sys
 from typing import Any
 from wsgiref.types import WSGIApplication
 
+import redis
 from slack_bolt.error import BoltError
 from slack_sdk.errors import SlackClientError
 
 from prism_slack.errors import PrismError, StoreUnavailable
+from prism_slack.ports import StateStore
 from prism_slack.settings import Settings
 from prism_slack.slack.app import SlackOptions, build_app
 from prism_slack.slack.client import slack_credentials
 from prism_slack.slack.server import PrismGunicorn, build_wsgi_app, gunicorn_options
 from prism_slack.slack.socket_mode import build_socket_handler, run_socket_mode
+from prism_slack.state.persistence import Persistence
 from prism_slack.wiring import build_turn_deps
 
 DEFAULT_WORKERS = 2
@@ -54,7 +59,7 @@ def register(sub: Any) -> None:
         type=_positive,
         default=DEFAULT_LISTENER_THREADS,
         help="answering threads per worker; each holds one message for as long as its model "
-        "calls take, or while it waits behind an earlier message of its conversation "
+        "calls take (a message waiting behind an earlier one of its conversation holds none) "
         f"(default: {DEFAULT_LISTENER_THREADS})",
     )
     serve.set_defaults(handler=run, log_level="INFO")
@@ -71,13 +76,12 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     try:
         slack_credentials(settings, mode="http")
         deps = build_turn_deps(settings)  # fail fast on bad reports dir or REDIS_URL
-        build_app(settings, deps)  # and on a token Slack refuses (auth.test)
+        build_app(settings, deps, options=SlackOptions(start_worker=False))  # auth.test
     except (PrismError, BoltError, SlackClientError, OSError) as e:
         return _fail("serve", e)
-    try:
-        deps.state.ping()
-    except StoreUnavailable as e:  # start anyway: replies say so, /healthz shows it
-        print(f"prism serve: warning: {e}", file=sys.stderr)
+    problem = check_store(deps.state, redis_url=settings.redis_url is not None)
+    if problem is not None:
+        return _fail("serve", problem)
     workers = args.workers
     if settings.redis_url is None and workers > 1:
         print(
@@ -87,16 +91,48 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         )
         workers = 1
     port = args.port if args.port is not None else settings.port
-    options = gunicorn_options(host=args.host, port=port, workers=workers, threads=args.threads)
-    slack_options = SlackOptions(listener_threads=args.listener_threads)
+    options = gunicorn_options(
+        host=args.host,
+        port=port,
+        workers=workers,
+        threads=args.threads,
+        turn_budget_s=settings.prism_turn_budget_s,
+    )
+    slack_options = slack_options_from(settings, listener_threads=args.listener_threads)
     PrismGunicorn(lambda: create_wsgi_app(settings, slack_options), options).run()
     return 0
 
 
+def slack_options_from(settings: Settings, *, listener_threads: int) -> SlackOptions:
+    return SlackOptions(
+        listener_threads=listener_threads, reclaim_after_s=settings.prism_reclaim_after_s
+    )
+
+
+def check_store(state: StateStore, *, redis_url: bool, command: str = "serve") -> Exception | None:
+    """At start-up: a store that answers with an error (a database it cannot select, a
+    wrong password) stops ``serve``; one that is only down is a warning (replies say so,
+    ``/healthz`` shows it). Persistence that is off or unknown is one warning line."""
+    try:
+        state.round_trip()
+    except StoreUnavailable as e:
+        if not isinstance(e.__cause__, (redis.ConnectionError, redis.TimeoutError)):
+            return e
+        print(f"prism {command}: warning: {e}", file=sys.stderr)
+        return None
+    if redis_url:
+        report = state.persistence()
+        if report.status is not Persistence.ON:
+            print(f"prism {command}: warning: {report.detail}", file=sys.stderr)
+    return None
+
+
 def create_wsgi_app(settings: Settings, options: SlackOptions | None = None) -> WSGIApplication:
-    """Build one worker's app: ports, Bolt app, WSGI router."""
+    """Build one worker's app: ports, Bolt app (and its turn worker), WSGI router."""
     deps = build_turn_deps(settings)
-    return build_wsgi_app(build_app(settings, deps, options=options), deps.state)
+    app = build_app(settings, deps, options=options)
+    secret = slack_credentials(settings, mode="http").signing_secret
+    return build_wsgi_app(app, deps.state, signing_secret=secret)
 
 
 def _positive(value: str) -> int:
@@ -111,7 +147,13 @@ def run_socket(args: argparse.Namespace, settings: Settings) -> int:
     try:
         credentials = slack_credentials(settings, mode="socket")
         deps = build_turn_deps(settings)
-        app = build_app(settings, deps, mode="socket")
+        problem = check_store(
+            deps.state, redis_url=settings.redis_url is not None, command="socket"
+        )
+        if problem is not None:
+            return _fail("socket", problem)
+        options = slack_options_from(settings, listener_threads=DEFAULT_LISTENER_THREADS)
+        app = build_app(settings, deps, mode="socket", options=options)
     except (PrismError, BoltError, SlackClientError, OSError) as e:
         return _fail("socket", e)
     assert credentials.app_token is not None

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from prism_slack.ports import Conversation, ReportStore, StateStore
+from prism_slack.ports import Conversation, ConversationStore, ReportStore
 from prism_slack.reports.model import Report
 
 
@@ -41,7 +41,7 @@ def bind_company(
     text: str,
     where: Conversation,
     reports: ReportStore,
-    state: StateStore,
+    state: ConversationStore,
     *,
     enforce_access: bool = True,
 ) -> BindResult:
@@ -67,7 +67,7 @@ def bind_company(
     report = reports.get(detection.slugs[0])
     if enforce_access and not report.usable_in(where.channel):
         return BindResult(status="forbidden", slug=report.slug, company=report.company.name)
-    state.set_binding(where, report.slug)
+    state.set_binding(where, slug=report.slug)
     return BindResult(
         status="bound", slug=report.slug, company=report.company.name, report_id=report.id
     )

@@ -226,7 +226,7 @@ def _resolve(
         except UnknownReportError as e:
             return _reply(base, Outcome.FAILED, str(e).capitalize() + ".")
         if state.get_binding(where) != report.slug:
-            state.set_binding(where, report.slug)
+            state.set_binding(where, slug=report.slug)
         return report, False
     bound = (state.get_binding(where) if where.thread else None) or state.get_binding(
         where.channel_scope()
@@ -243,7 +243,7 @@ def _resolve(
     if named and named[0].slug != bound and (detection.status == "found" or len(named) == 1):
         report = named[0]
         if _usable(report, where, deps):
-            state.set_binding(where, report.slug)
+            state.set_binding(where, slug=report.slug)
         return report, bound is not None
     if bound is None:
         message = "I don't know which prospect this is about yet. " + HOW_TO_BIND
@@ -281,7 +281,7 @@ def _save(
     try:
         deps.state.save_audit(audit)
         if turn is not None:
-            deps.state.append_history(where, turn)
+            deps.state.append_history(where, turn=turn)
     except StoreUnavailable:
         logger.warning("state store unavailable; audit %s not saved", audit.turn_id)
 

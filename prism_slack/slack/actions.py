@@ -2,9 +2,9 @@
 
 A click is acked at once. Only a member (``access``, as for messages) is heard: anyone
 else's click is dropped with one log line. The vote is stored with its turn id
-(``state.save_feedback(turn_id, user, vote)``; the button's value is ``<vote>:<turn id>``),
-and the rep gets a thank-you with ``chat.postEphemeral`` in the answer's own thread — or,
-when the store is down, a note that the vote could not be saved.
+(``state.save_feedback(turn_id, user=user, value=vote)``; the button's value is
+``<vote>:<turn id>``), and the rep gets a thank-you with ``chat.postEphemeral`` in the
+answer's own thread — or, when the store is down, a note that the vote could not be saved.
 
 Answers posted before ``feedback_buttons`` carry two plain buttons
 (``prism_feedback_up``/``_down``, value: the turn id); their clicks count the same.
@@ -40,7 +40,7 @@ def record_feedback(state: StateStore, turn_id: str, user: str, value: FeedbackV
         logger.warning("feedback click without turn id or user")
         return texts.FEEDBACK_FAILED
     try:
-        state.save_feedback(turn_id, user, value)
+        state.save_feedback(turn_id, user=user, value=value)
     except StoreUnavailable as e:
         logger.warning("feedback on turn %s not saved: %s", turn_id, e)
         return texts.FEEDBACK_NOT_SAVED

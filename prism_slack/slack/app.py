@@ -5,8 +5,14 @@ to the pipeline's ports. Bolt's defaults that matter here are kept on purpose:
 
 - requests are signature-verified (``request_verification_enabled``; never turned off);
 - ``process_before_response`` stays False: Bolt acks first and runs the listener in its
-  executor — sized for slow model calls (``SlackOptions.listener_threads``);
+  executor. An Events API delivery (``events_inline()``, set by the HTTP router) runs its
+  listener in the request thread instead: all it does is record the turn durably
+  (``MessageAnswerer.answer``, ~1 ms), and it must do so BEFORE Slack gets its 200;
 - the bot's own events are dropped (``ignoring_self_events_enabled``).
+
+Turns are answered by this process's ``TurnWorker`` (``SlackOptions.listener_threads``
+threads, sized for slow model calls), started here unless ``start_worker=False``;
+``turn_worker(app)`` finds it, ``running_workers()`` lists every one (for shutdown).
 
 With ``PRISM_ALLOWED_TEAMS`` set, requests from any other workspace are acked and dropped
 (a slash command says the app is not enabled there). Who may ask inside a workspace, and
@@ -17,10 +23,15 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable
-from concurrent.futures import Executor, ThreadPoolExecutor
+import os
+import threading
+import uuid
+import weakref
+from collections.abc import Callable, Iterator
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from slack_bolt import App, BoltContext, BoltResponse
 from slack_sdk import WebClient
@@ -34,9 +45,14 @@ from prism_slack.slack.actions import register_actions
 from prism_slack.slack.answering import MessageAnswerer
 from prism_slack.slack.client import Mode, build_web_client, slack_credentials
 from prism_slack.slack.commands import CommandHandler, register_commands
+from prism_slack.slack.delivery import Delivery
 from prism_slack.slack.events import register_events
 from prism_slack.slack.replies import Replier
 from prism_slack.slack.status import Panel, register_panel
+from prism_slack.slack.worker import TurnWorker
+
+P = ParamSpec("P")
+T = TypeVar("T")
 
 logger = logging.getLogger(__name__)
 
@@ -46,11 +62,63 @@ class SlackOptions:
     """Tunables of the Slack app (defaults suit production)."""
 
     listener_threads: int = 32
-    """Listener executor size: each thread holds one turn for the length of a model call."""
-    lock_timeout_s: float = 90.0
-    """How long a message waits for the one before it in the same conversation."""
+    """Answering threads: each holds one turn for the length of its model calls."""
+    reclaim_after_s: float = 15.0
+    """A turn idle this long belongs to a dead worker and is taken over (``XAUTOCLAIM``)."""
+    delivery_budget_s: float = 30.0
+    """How long one reply is retried while Slack fails it (5xx, 429, timeouts)."""
     token_verification: bool = True
     """Call ``auth.test`` at start-up (fail fast on a bad token)."""
+    start_worker: bool = True
+    """Start the ``TurnWorker`` (off where the app is only built to check the setup)."""
+
+
+_inline = threading.local()
+_workers: weakref.WeakKeyDictionary[App, TurnWorker] = weakref.WeakKeyDictionary()
+
+
+@contextmanager
+def events_inline() -> Iterator[None]:
+    """Within this block, this thread runs Bolt listeners itself (see the module docstring)."""
+    _inline.active = True
+    try:
+        yield
+    finally:
+        _inline.active = False
+
+
+class EventsInlineExecutor(Executor):
+    """Bolt's listener executor: inline under ``events_inline()``, else ``pool``."""
+
+    def __init__(self, pool: Executor) -> None:
+        self.pool = pool
+
+    def submit(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Future[T]:
+        if not getattr(_inline, "active", False):
+            return self.pool.submit(fn, *args, **kwargs)
+        future: Future[T] = Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except BaseException as e:
+            future.set_exception(e)
+        return future
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        self.pool.shutdown(wait=wait, cancel_futures=cancel_futures)
+
+
+def turn_worker(app: App) -> TurnWorker | None:
+    """The ``TurnWorker`` ``build_app`` started for ``app``."""
+    return _workers.get(app)
+
+
+def running_workers() -> list[TurnWorker]:
+    return list(_workers.values())
+
+
+def consumer_name() -> str:
+    """This worker's name in the turn log's consumer group: host, pid, a random tail."""
+    return f"{os.uname().nodename}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
 
 
 def build_app(
@@ -64,8 +132,8 @@ def build_app(
 ) -> App:
     """The Bolt app. Raises ``ConfigError`` when a token ``mode`` needs is missing.
 
-    ``client`` replaces the ``WebClient`` built from ``settings``; ``executor`` the
-    listener executor (a ``ThreadPoolExecutor`` of ``options.listener_threads``).
+    ``client`` replaces the ``WebClient`` built from ``settings``; ``executor`` the pool
+    Bolt runs command and action listeners on.
     """
     options = options or SlackOptions()
     credentials = slack_credentials(settings, mode=mode)
@@ -78,9 +146,8 @@ def build_app(
         request_verification_enabled=True,
         ignoring_self_events_enabled=True,
         process_before_response=False,
-        listener_executor=executor
-        or ThreadPoolExecutor(
-            max_workers=options.listener_threads, thread_name_prefix="prism-listener"
+        listener_executor=EventsInlineExecutor(
+            executor or ThreadPoolExecutor(max_workers=8, thread_name_prefix="prism-listener")
         ),
         logger=_bolt_logger(),
     )
@@ -94,14 +161,21 @@ def build_app(
     if settings.prism_allowed_teams:
         app.middleware(team_gate(frozenset(settings.prism_allowed_teams)))
     replier = Replier(client)
-    answerer = MessageAnswerer(deps, replier, lock_timeout_s=options.lock_timeout_s)
-    # -- issue 11: who may ask and where (access), the side panel (status) -----------
     access = Access(client, AccessPolicy.from_settings(settings))
+    turns = deps.state.turn_log(consumer=consumer_name(), reclaim_after_s=options.reclaim_after_s)
+    answerer = MessageAnswerer(
+        deps,
+        replier,
+        access=access,
+        turns=turns,
+        delivery=Delivery(client, budget_s=options.delivery_budget_s),
+    )
     register_events(app, answerer, access)
     register_panel(app, Panel(replier, deps.reports, deps.state))
     register_commands(app, CommandHandler(deps.reports, deps.state), access)
     register_actions(app, deps.state, access, replier)
-    # -- end issue 11 ------------------------------------------------------------------
+    if options.start_worker:
+        _workers[app] = TurnWorker(turns, answerer, threads=options.listener_threads).start()
     logger.info(
         "slack app ready: mode=%s listener_threads=%d store=%s",
         mode,

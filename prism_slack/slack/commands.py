@@ -27,7 +27,7 @@ from slack_sdk.errors import SlackClientError
 
 from prism_slack.errors import StoreUnavailable, UnknownReportError
 from prism_slack.pipeline.binding import bind_company, possessive
-from prism_slack.ports import Conversation, ReportStore, StateStore
+from prism_slack.ports import Conversation, ConversationStore, ReportStore
 from prism_slack.render.blocks import render_ephemeral
 from prism_slack.reports.model import Report
 from prism_slack.slack import texts
@@ -53,7 +53,7 @@ class CommandReply(BaseModel):
 class CommandHandler:
     """``/prism <subcommand>`` against the report and state stores."""
 
-    def __init__(self, reports: ReportStore, state: StateStore) -> None:
+    def __init__(self, reports: ReportStore, state: ConversationStore) -> None:
         self.reports = reports
         self.state = state
 

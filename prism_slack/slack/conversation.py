@@ -56,9 +56,12 @@ class Incoming(BaseModel):
     ``source_team``, ``team``); every one must be allowed (``access``)."""
     shared: bool | None = None
     """The envelope's ``is_ext_shared_channel``; ``None`` when the payload does not say."""
+    home: tuple[str, ...] = ()
+    """The installing workspace and org of the request (its authorization): whose members
+    are answered unless ``PRISM_ALLOWED_TEAMS`` says otherwise (``access``)."""
     private: bool = False
-    """Answer only the asker (ephemeral): set by ``access`` in a channel shared with
-    another organisation when the operator chose ephemeral answers there."""
+    """Answer only the asker (ephemeral): set by ``access`` when the turn is prepared, in
+    a channel shared with another organisation where the operator chose ephemeral answers."""
 
     @property
     def is_dm(self) -> bool:

@@ -1,7 +1,7 @@
 """Events API listeners: DMs, @mentions, untagged follow-ups in engaged threads.
 
-Bolt acks every event before these run (its default, non-FaaS behaviour), so each one
-runs in the listener executor and may take as long as the model does.
+Over HTTP these run in the request thread, before Slack gets its 200 (``app.events_inline``):
+they only read the event and record the turn durably; a ``TurnWorker`` answers it.
 
 - ``message`` (``message.im``, ``message.channels``, ``message.groups``, ``message.mpim``):
   a DM is always answered; a channel or group-DM message when it mentions the bot, or
@@ -10,10 +10,12 @@ runs in the listener executor and may take as long as the model does.
 - ``app_mention``: answered in the thread of the mention. Slack also sends the ``message``
   event of the same mention; both carry the same message identity, and only one is
   answered (see ``MessageAnswerer``).
-- Every message PRISM would answer first goes past ``Access`` (who asks, and whether the
-  channel is shared with another organisation). One that is not answered is claimed like
-  an answer — so of the ``app_mention``/``message`` pair and of every retry, one writes the
-  single log line and, where the rep is told something, the single ephemeral note.
+- Who asks, and whether the channel is shared with another organisation (``Access``), is
+  decided on the worker when the turn is prepared (``MessageAnswerer.prepare``): it may
+  take a ``users.info`` call, which has no place before the ack. A message that is not
+  answered is a turn like any other, so of the ``app_mention``/``message`` pair and of
+  every retry one writes the single log line and, where the rep is told something, the
+  single ephemeral note.
 - ``channel_shared`` / ``channel_unshared``: ``Access`` learns at once that a channel is
   (no longer) shared with another organisation.
 - ``app_rate_limited`` (Slack is dropping our events): logged as an ERROR and acked.
@@ -29,8 +31,7 @@ from typing import Any
 from slack_bolt import App, BoltContext, BoltRequest, BoltResponse
 
 from prism_slack.errors import StoreUnavailable
-from prism_slack.slack import texts
-from prism_slack.slack.access import Access, Decision, Ruling, home_teams
+from prism_slack.slack.access import Access, home_teams
 from prism_slack.slack.answering import MessageAnswerer
 from prism_slack.slack.conversation import (
     Incoming,
@@ -45,8 +46,8 @@ logger = logging.getLogger(__name__)
 def register_events(app: App, answerer: MessageAnswerer, access: Access) -> None:
     """Add the message listeners (and the ``app_rate_limited`` handler) to ``app``."""
     app.middleware(on_app_rate_limited)
-    app.event("message")(_listener(answerer, access, from_message_event))
-    app.event("app_mention")(_listener(answerer, access, from_mention_event))
+    app.event("message")(_listener(answerer, from_message_event))
+    app.event("app_mention")(_listener(answerer, from_mention_event))
 
     @app.event("channel_shared")
     def on_shared(event: dict[str, Any]) -> None:
@@ -82,7 +83,7 @@ def on_app_rate_limited(body: dict[str, Any], next: Callable[[], None]) -> BoltR
 
 
 def _listener(
-    answerer: MessageAnswerer, access: Access, parse: Callable[..., Incoming | Skip]
+    answerer: MessageAnswerer, parse: Callable[..., Incoming | Skip]
 ) -> Callable[[dict[str, Any], dict[str, Any], BoltContext, BoltRequest], None]:
     """A listener that reads the event with ``parse`` and answers what it finds."""
 
@@ -97,51 +98,20 @@ def _listener(
             bot_id=context.bot_id,
             shared=shared if isinstance(shared, bool) else None,
         )
-        _handle(answerer, access, found, request, home=home_teams(context))
+        if isinstance(found, Incoming):
+            found = found.model_copy(update={"home": tuple(sorted(home_teams(context)))})
+        _handle(answerer, found, request)
 
     return listen
 
 
-def _handle(
-    answerer: MessageAnswerer,
-    access: Access,
-    found: Incoming | Skip,
-    request: BoltRequest,
-    *,
-    home: frozenset[str],
-) -> None:
+def _handle(answerer: MessageAnswerer, found: Incoming | Skip, request: BoltRequest) -> None:
     if isinstance(found, Skip):
         logger.debug("ignoring message event: %s", found.reason)
         return
     if found.kind == "thread" and not _engaged(answerer, found):
         return
-    ruling = access.decide(found, home=home)
-    if ruling.decision is Decision.ANSWER:
-        answerer.answer(found, retry_num=_retry_num(request))
-    elif ruling.decision is Decision.ANSWER_PRIVATELY:
-        answerer.answer(found.model_copy(update={"private": True}), retry_num=_retry_num(request))
-    else:
-        _decline(answerer, found, ruling)
-
-
-def _decline(answerer: MessageAnswerer, incoming: Incoming, ruling: Ruling) -> None:
-    """Once per message: one log line, and the rep's ephemeral note where there is one."""
-    try:
-        if not answerer.deps.state.claim_event(incoming.claim_key):
-            return
-    except StoreUnavailable as e:
-        logger.warning("store unavailable; declining %s unclaimed: %s", incoming.claim_key, e)
-    logger.log(
-        logging.INFO if ruling.decision is Decision.ASK_IN_DM else logging.WARNING,
-        "slack message %s not answered: %s (%s)",
-        incoming.claim_key,
-        ruling.decision.value,
-        ruling.reason,
-    )
-    note = {Decision.ASK_IN_DM: texts.SHARED_CHANNEL, Decision.CANNOT_CHECK: texts.CANNOT_CHECK}
-    text = note.get(ruling.decision)
-    if text is not None:
-        answerer.replier.ephemeral(incoming.channel, incoming.user, incoming.reply_thread, text)
+    answerer.answer(found, retry_num=_retry_num(request))
 
 
 def _engaged(answerer: MessageAnswerer, incoming: Incoming) -> bool:

@@ -1,24 +1,11 @@
-"""Posting to Slack: the working status, the placeholder, the answer. Best-effort, logged.
+"""Best-effort writes to Slack: the working status, short notes, command replies. Logged.
 
-``Replier`` is the one place PRISM writes messages with the Web API. Every call logs one
-line (method, channel, ts, ok, latency) and never raises: a Slack error is logged and the
-caller carries on — a failed status never stops the answer, and a failed placeholder
-update falls back to posting the answer as a new message.
-
-While a turn runs the rep sees that PRISM is working:
-
-- in any thread — a channel mention's, an assistant thread in the side panel —
-  ``assistant.threads.setStatus`` with rotating ``loading_messages`` (Slack allows it in
-  channels with ``chat:write`` since 2026-03); the status clears itself when the answer is
-  posted in the thread;
-- elsewhere (a top-level DM has no thread to show a status in), or when Slack refuses
-  ``setStatus``, a short placeholder message that the answer then replaces in place with
-  ``chat.update``.
-
-A private answer (``Incoming.private``: a channel shared with another organisation, with
-ephemeral answers chosen) gets neither a status nor a placeholder — both are visible to
-everyone in the channel — and goes to the asker alone with ``chat.postEphemeral``, in the
-thread.
+``Replier`` writes what needs no confirmation. Every call logs one line (method, channel,
+ts, ok, latency) and never raises: a Slack error is logged and the caller carries on — a
+failed status never stops the answer. A turn's placeholder and answer go through
+``slack/delivery.py`` instead (retried, confirmed, never posted twice); what the rep sees
+while a turn runs (``setStatus`` with rotating loading messages in any thread, else a
+placeholder; nothing at all for a private answer) is decided in ``MessageAnswerer._begin``.
 """
 
 from __future__ import annotations
@@ -34,7 +21,6 @@ from slack_sdk.errors import SlackApiError, SlackClientError
 from slack_sdk.web import SlackResponse
 
 from prism_slack.slack import texts
-from prism_slack.slack.conversation import Incoming
 
 logger = logging.getLogger(__name__)
 
@@ -47,53 +33,11 @@ class Reply:
     blocks: Sequence[dict[str, Any]] = field(default_factory=tuple)
 
 
-@dataclass(frozen=True)
-class Progress:
-    """How the rep is being shown that work started (see ``Replier.begin``)."""
-
-    channel: str
-    thread_ts: str | None
-    placeholder_ts: str | None = None
-    status_set: bool = False
-    private_to: str | None = None
-    """The one user the reply is for (``chat.postEphemeral``), or ``None``: everyone."""
-
-
 class Replier:
     """Writes to Slack through one ``WebClient``."""
 
     def __init__(self, client: WebClient) -> None:
         self.client = client
-
-    def begin(self, incoming: Incoming) -> Progress:
-        """Show the rep that an answer is coming; never fails."""
-        thread = incoming.reply_thread
-        if incoming.private:
-            # Nothing the others in the channel could see: not even that a report is read.
-            return Progress(incoming.channel, thread, private_to=incoming.user)
-        if thread is not None and self.set_status(incoming.channel, thread):
-            return Progress(incoming.channel, thread, status_set=True)
-        placeholder = self.post(incoming.channel, thread, Reply(texts.PLACEHOLDER))
-        return Progress(incoming.channel, thread, placeholder_ts=placeholder)
-
-    def finish(self, progress: Progress, reply: Reply) -> str | None:
-        """Post ``reply`` where ``progress`` began: replacing the placeholder if there is one.
-
-        Returns the ts of the message that holds the reply, or ``None`` if Slack refused.
-        """
-        if progress.private_to is not None:
-            return self.ephemeral(
-                progress.channel,
-                progress.private_to,
-                progress.thread_ts,
-                reply.text,
-                blocks=reply.blocks,
-            )
-        if progress.placeholder_ts is not None:
-            if self.update(progress.channel, progress.placeholder_ts, reply):
-                return progress.placeholder_ts
-            logger.warning("placeholder %s not updated; posting the reply", progress.placeholder_ts)
-        return self.post(progress.channel, progress.thread_ts, reply)
 
     def set_status(self, channel: str, thread_ts: str) -> bool:
         """``assistant.threads.setStatus`` with rotating loading messages; False where Slack
@@ -142,18 +86,6 @@ class Replier:
         )
         ts = response.get("ts") if response is not None else None
         return str(ts) if ts else None
-
-    def update(self, channel: str, ts: str, reply: Reply) -> bool:
-        """``chat.update`` of one of the bot's messages."""
-        response = self._call(
-            "chat.update",
-            channel,
-            f"ts={ts}",
-            lambda: self.client.chat_update(
-                channel=channel, ts=ts, text=reply.text, blocks=list(reply.blocks)
-            ),
-        )
-        return response is not None
 
     def ephemeral(
         self,

@@ -1,7 +1,7 @@
 """Slack's AI surface around an answer: the side panel's thread start, its context, prompts.
 
-(The working status with rotating ``loading_messages`` is set where the answer is posted:
-``Replier.begin``.)
+(The working status with rotating ``loading_messages`` is shown when a turn starts:
+``MessageAnswerer._begin``.)
 
 - ``assistant_thread_started``: the side panel opened a new thread. Its
   ``context.channel_id`` is the channel the rep is looking at; when that channel is bound
@@ -106,7 +106,9 @@ class Panel:
             if slug is None:
                 return None
             name = self.reports.get(slug).company.name
-            self.state.set_binding(Conversation(team=team, channel=channel, thread=thread_ts), slug)
+            self.state.set_binding(
+                Conversation(team=team, channel=channel, thread=thread_ts), slug=slug
+            )
         except UnknownReportError:
             return None
         except StoreUnavailable as e:

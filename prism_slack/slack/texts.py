@@ -3,10 +3,6 @@
 from __future__ import annotations
 
 STORE_DOWN = "I can't reach my store right now — try again in a minute."
-BUSY = (
-    "I'm still answering an earlier message in this conversation and couldn't get to this "
-    "one in time — please send it again."
-)
 RATE_LIMITED = "You're asking faster than I can answer — give me a few seconds, then ask again."
 FAILED = "Something went wrong on my side while answering that — please try again."
 NOT_ENABLED = "PRISM isn't enabled for this workspace."

@@ -20,13 +20,17 @@ key                                       type    value                         
 ``prism:history:<scope>``                 list    HistoryTurn JSON, oldest first,  history TTL
                                                   at most ``history_limit``        (7 d)
 ``prism:engaged:<scope>``                 string  ``1``                            24 h
-``prism:event:<event_id>``                string  ``1`` (SET NX PX: exactly once)  1 h
-``prism:lock:<scope>``                    string  lock token (redis-py ``Lock``)   lock lease
-                                                                                   (120 s)
-``prism:turns:<scope>``                   zset    member: a queued message's ts    lock lease,
-                                                  (:func:`turn_member`); score:    refreshed
-                                                  its deadline (epoch ms)          by every
-                                                                                   write
+``prism:turnlog``                         stream  one entry per turn to answer:    entry deleted
+                                                  turn id, nonce, the message;     when its turn
+                                                  consumer group ``prism``         is finished
+``prism:turn:<turn_id>``                  hash    the nonce of its entry, then     24 h
+                                                  its progress (placeholder,
+                                                  reply, posted ts, status)
+``prism:order:<scope>``                   zset    :func:`order_member` of every    24 h
+                                                  unfinished turn (score 0: byte
+                                                  order is ts order)
+``prism:turnlog:handed-back``             set     consumers that stopped (SIGTERM) none (emptied
+                                                  with entries left pending        on takeover)
 ``prism:audit:<turn_id>``                 string  AuditRecord JSON                 30 d
 ``prism:feedback:<turn_id>``              hash    user → ``{"user", "value",       30 d
                                                   "at"}`` JSON
@@ -42,14 +46,12 @@ key                                       type    value                         
 TTLs are refreshed on every write of their key; the defaults live in
 ``prism_slack.state.redis_store`` and are configurable there.
 
-``prism:turns:<scope>`` is a conversation's turn queue (``RedisStateStore.turn``): its
-messages in Slack ts order, the head's being answered. A member is the message's ts padded
-to a fixed width, so byte order is ts order at full microsecond precision (no float), and
-one message is one member however often it is delivered (a conversation's messages never
-share a ts). The score is the entry's deadline, not its order: a waiting entry's is renewed
-by each poll (``turn_lease_s``), the head's is the lock lease once it holds the lock — so a
-crashed worker's entry is dropped (``ZREMRANGEBYSCORE`` up to now, by whichever worker polls
-next) no later than its lock expires.
+A turn's id is its message identity ``<team>:<channel>:<ts>`` (``Incoming.claim_key``):
+every delivery of one message — a retry, the ``app_mention``/``message`` pair — names the
+same record, which is how a duplicate is told (see ``prism_slack.state.turns``).
+``prism:order:<scope>`` holds a conversation's unfinished turns; its first member is the
+turn that may be answered now. A member is the message's ts padded to a fixed width, then
+the turn id (:func:`order_member`), so byte order is ts order at full microsecond precision.
 """
 
 from __future__ import annotations
@@ -82,7 +84,7 @@ def binding(where: Conversation) -> str:
 
 
 AUDITS = f"{PREFIX}audits"
-"""Index of recent turns (``TurnLog.recent_audits``)."""
+"""Index of recent turns (``AuditLog.recent_audits``)."""
 
 
 def history(where: Conversation) -> str:
@@ -93,16 +95,20 @@ def engaged(where: Conversation) -> str:
     return f"{PREFIX}engaged:{scope(where)}"
 
 
-def event(event_id: str) -> str:
-    return f"{PREFIX}event:{escape(event_id)}"
+HEALTH = PREFIX + "health:"
+"""Prefix of the short-lived key ``/healthz`` writes and reads back (10 s TTL)."""
+TURN_STREAM = PREFIX + "turnlog"
+"""The stream of turns to answer (consumer group ``prism``)."""
+HANDED_BACK = PREFIX + "turnlog:handed-back"
+"""Consumers that stopped with entries still pending (their entries are taken at once)."""
 
 
-def lock(where: Conversation) -> str:
-    return f"{PREFIX}lock:{scope(where)}"
+def turn(turn_id: str) -> str:
+    return f"{PREFIX}turn:{escape(turn_id)}"
 
 
-def turns(where: Conversation) -> str:
-    return f"{PREFIX}turns:{scope(where)}"
+def order(where: Conversation) -> str:
+    return f"{PREFIX}order:{scope(where)}"
 
 
 _SLACK_TS = re.compile(r"([0-9]{1,12})(?:\.([0-9]{1,6}))?")
@@ -121,6 +127,16 @@ def turn_member(ts: str) -> str:
         return UNREADABLE_TS
     seconds, micros = match.group(1), match.group(2) or ""
     return f"{seconds.zfill(12)}.{micros.ljust(6, '0')}"
+
+
+def order_member(ts: str, turn_id: str) -> str:
+    """A conversation-order member: :func:`turn_member` of ``ts``, then ``|`` and the turn id."""
+    return f"{turn_member(ts)}|{turn_id}"
+
+
+def turn_id_of(member: str) -> str:
+    """The turn id of an :func:`order_member`."""
+    return member.partition("|")[2]
 
 
 def audit(turn_id: str) -> str:

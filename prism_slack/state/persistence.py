@@ -1,7 +1,7 @@
 """Does this Redis keep its data across a restart? (DESIGN §9, operator checks)
 
 :func:`check_persistence` reads ``CONFIG GET appendonly`` and ``CONFIG GET save`` and says,
-in one line an operator reads, whether bindings, turns and event claims survive a restart
+in one line an operator reads, whether bindings, pending turns and their records survive a restart
 of Redis. A managed Redis may refuse ``CONFIG`` (unknown command, or an ACL without
 ``+config``): then the answer is ``UNKNOWN``, never a guess. ``serve`` warns at start-up
 and ``prism doctor`` reports it.
@@ -69,5 +69,5 @@ def check_persistence(client: redis.Redis) -> PersistenceReport:
     return PersistenceReport(
         Persistence.OFF,
         "Redis persistence OFF (appendonly no, save ''): every binding, pending turn and "
-        "event claim is lost when Redis restarts; set appendonly yes",
+        "turn record is lost when Redis restarts; set appendonly yes",
     )

@@ -31,6 +31,7 @@ claim, here "supported" for every claim that mentions HubSpot:
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import json
 import re
@@ -337,9 +338,15 @@ class FakeGemini(Closeable):
             return response
         prompt = prompt_text(request.body)
         with self._lock:
+            # Kept sorted: the longest prefix shared with any earlier prompt is the one
+            # shared with a neighbour (one bisect, not a scan of every prompt: under load).
             earlier = self._prompts.setdefault(request.model or "", [])
-            shared = max((shared_prefix_chars(prompt, p) for p in earlier), default=0)
-            earlier.append(prompt)
+            at = bisect.bisect_left(earlier, prompt)
+            shared = max(
+                (shared_prefix_chars(prompt, p) for p in earlier[max(at - 1, 0) : at + 1]),
+                default=0,
+            )
+            earlier.insert(at, prompt)
         whole = shared // CHARS_PER_TOKEN  # only whole tokens of the prefix are shared
         cached = whole if whole >= self.cache_min_tokens else 0
         prompt_tokens = _tokens_of(len(prompt))

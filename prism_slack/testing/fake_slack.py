@@ -4,10 +4,12 @@
 ``fake.api_url`` (``WebClient(base_url=fake.api_url)``) and it serves ``POST /api/<method>``
 with form or JSON bodies, the way Slack does:
 
-- ``auth.test``, ``chat.postMessage``, ``chat.update``, ``chat.postEphemeral``,
-  ``chat.delete``, ``assistant.threads.setStatus``, ``assistant.threads.setSuggestedPrompts``,
-  ``users.info``, ``conversations.info``, ``apps.connections.open``; any other method
-  answers ``unknown_method``;
+- ``auth.test``, ``chat.postMessage`` (with ``metadata``), ``chat.update``,
+  ``chat.postEphemeral``, ``chat.delete``, ``conversations.history`` and
+  ``conversations.replies`` (the bot's own messages, ``metadata`` with
+  ``include_all_metadata``), ``assistant.threads.setStatus``,
+  ``assistant.threads.setSuggestedPrompts``, ``users.info``, ``conversations.info``,
+  ``apps.connections.open``; any other method answers ``unknown_method``;
 - the workspace's people and channels: every user is a full member of ``team_id`` unless
   ``add_user`` says otherwise (another organisation's, a guest, an app), every channel is
   internal unless ``share_channel`` shares it with another organisation (Slack Connect);
@@ -25,7 +27,8 @@ with form or JSON bodies, the way Slack does:
 ``response_url(...)`` hands out URLs on the same server for slash-command and
 interactivity ``respond()``; posts to them are recorded as method ``"response_url"``.
 
-Failures are scripted per method: ``fail_next("chat.postMessage", error="channel_not_found")``
+Failures are scripted per method: ``fail_next("chat.postMessage", error="channel_not_found")``,
+``fail_next("chat.postMessage", status=500, lands=True)`` (the post is stored all the same)
 or ``rate_limit_next("chat.postMessage", count=2, retry_after=0)`` (HTTP 429 with
 ``Retry-After``). Every call, failed or not, is recorded with its parameters and time;
 ``wait_for`` polls the record with a deadline, so tests never sleep for a fixed time.
@@ -92,6 +95,7 @@ class FakeMessage:
     thread_ts: str | None
     user: str
     updates: int = 0
+    metadata: dict[str, Any] | None = None
 
 
 @dataclass
@@ -99,6 +103,10 @@ class _Failure:
     error: str
     status: int
     retry_after: int | None
+    lands: bool = False
+    """The call takes effect although the answer is an error (a 500 after the write)."""
+    stall_s: float = 0.0
+    """Answer only after this long (then as if nothing failed): the client times out."""
 
 
 @dataclass
@@ -166,10 +174,25 @@ class FakeSlack(HTTPService):
     # -- scripting -------------------------------------------------------------------------
 
     def fail_next(
-        self, method: str, *, error: str = "internal_error", count: int = 1, status: int = 200
+        self,
+        method: str,
+        *,
+        error: str = "internal_error",
+        count: int = 1,
+        status: int = 200,
+        lands: bool = False,
     ) -> None:
-        """The next ``count`` calls of ``method`` answer ``ok: false`` with ``error``."""
-        self._queue(method, _Failure(error=error, status=status, retry_after=None), count)
+        """The next ``count`` calls of ``method`` answer ``ok: false`` with ``error`` (HTTP
+        ``status``); with ``lands`` the call takes effect all the same (a post is stored)."""
+        failure = _Failure(error=error, status=status, retry_after=None, lands=lands)
+        self._queue(method, failure, count)
+
+    def stall_next(self, method: str, *, seconds: float, count: int = 1) -> None:
+        """The next ``count`` calls of ``method`` take effect at once but answer only after
+        ``seconds`` — past a client's timeout, it cannot tell whether they landed."""
+        self._queue(
+            method, _Failure(error="", status=200, retry_after=None, stall_s=seconds), count
+        )
 
     def rate_limit_next(self, method: str, *, count: int = 1, retry_after: int = 1) -> None:
         """The next ``count`` calls of ``method`` answer HTTP 429 with ``Retry-After``."""
@@ -261,12 +284,24 @@ class FakeSlack(HTTPService):
         method = path.removeprefix("/api/")
         with self._lock:
             failure = self._script.take(method)
+        if failure is not None and failure.stall_s:
+            answer = self._handle_now(method, params, token, path)
+            time.sleep(failure.stall_s)  # it landed; the answer comes too late
+            return answer
         if failure is not None:
+            if failure.lands and (landing := _METHODS.get(method)) is not None:
+                with contextlib.suppress(_ApiError):
+                    landing(self, params)
             self._record(method, params, failure.status, failure.error, path)
             headers = {}
             if failure.retry_after is not None:
                 headers["Retry-After"] = str(failure.retry_after)
             return failure.status, {"ok": False, "error": failure.error}, headers
+        return self._handle_now(method, params, token, path)
+
+    def _handle_now(
+        self, method: str, params: dict[str, Any], token: str | None, path: str
+    ) -> tuple[int, dict[str, Any], dict[str, str]]:
         expected = self.app_token if method == "apps.connections.open" else self.bot_token
         if (token or params.get("token")) != expected:
             return self._error(method, params, "invalid_auth", path)
@@ -323,7 +358,16 @@ class FakeSlack(HTTPService):
         text, blocks = _content(params)
         ts = self._next_ts()
         thread_ts = params.get("thread_ts") or None
-        message = FakeMessage(channel, ts, text, blocks, thread_ts, self.bot_user_id)
+        metadata = params.get("metadata")
+        message = FakeMessage(
+            channel,
+            ts,
+            text,
+            blocks,
+            thread_ts,
+            self.bot_user_id,
+            metadata=metadata if isinstance(metadata, dict) else None,
+        )
         with self._lock:
             self._messages[(channel, ts)] = message
         return {"channel": channel, "ts": ts, "message": _as_json(message, self.bot_id)}
@@ -373,6 +417,33 @@ class FakeSlack(HTTPService):
                 raise _ApiError("invalid_thread_ts")
         return {}
 
+    def _history(self, params: dict[str, Any]) -> dict[str, Any]:
+        """``conversations.history``: the bot's top-level messages (newest first)."""
+        channel = _required(params, "channel", "channel_not_found")
+        return {"messages": self._listing(channel, None, params), "has_more": False}
+
+    def _replies(self, params: dict[str, Any]) -> dict[str, Any]:
+        """``conversations.replies``: the bot's messages in the thread (oldest first)."""
+        channel = _required(params, "channel", "channel_not_found")
+        thread_ts = _required(params, "ts", "thread_not_found")
+        found = self._listing(channel, thread_ts, params)
+        return {"messages": list(reversed(found)), "has_more": False}
+
+    def _listing(
+        self, channel: str, thread_ts: str | None, params: dict[str, Any]
+    ) -> list[dict[str, Any]]:
+        oldest = _ts_key(str(params.get("oldest") or "0"))
+        with_metadata = str(params.get("include_all_metadata")).lower() in ("1", "true")
+        listed = []
+        for message in reversed(self.thread(channel, thread_ts)):
+            if _ts_key(message.ts) < oldest:
+                continue
+            doc = _as_json(message, self.bot_id)
+            if with_metadata and message.metadata is not None:
+                doc["metadata"] = message.metadata
+            listed.append(doc)
+        return listed
+
     def _users_info(self, params: dict[str, Any]) -> dict[str, Any]:
         user = _required(params, "user", "user_not_found")
         with self._lock:
@@ -412,6 +483,8 @@ _METHODS: dict[str, Callable[[FakeSlack, dict[str, Any]], dict[str, Any]]] = {
     "chat.update": FakeSlack._update,
     "chat.postEphemeral": FakeSlack._post_ephemeral,
     "chat.delete": FakeSlack._delete,
+    "conversations.history": FakeSlack._history,
+    "conversations.replies": FakeSlack._replies,
     "assistant.threads.setStatus": FakeSlack._set_status,
     "assistant.threads.setSuggestedPrompts": FakeSlack._set_prompts,
     "users.info": FakeSlack._users_info,
@@ -569,6 +642,14 @@ def _handler_for(fake: FakeSlack) -> type[BaseHTTPRequestHandler]:
             status, body, headers = fake._handle(self.path.split("?")[0], params, token)
             self._send(status, body, headers)
 
+        def do_GET(self) -> None:  # the Web API's read methods (conversations.*) use GET
+            path, _, query = self.path.partition("?")
+            params: dict[str, Any] = {k: v[-1] for k, v in parse_qs(query).items()}
+            auth = self.headers.get("Authorization") or ""
+            token = auth.removeprefix("Bearer ").strip() or None
+            status, body, headers = fake._handle(path, params, token)
+            self._send(status, body, headers)
+
         def _send(self, status: int, body: dict[str, Any], headers: dict[str, str]) -> None:
             data = json.dumps(body).encode()
             self.send_response(status)
@@ -576,8 +657,11 @@ def _handler_for(fake: FakeSlack) -> type[BaseHTTPRequestHandler]:
             self.send_header("Content-Length", str(len(data)))
             for name, value in headers.items():
                 self.send_header(name, value)
-            self.end_headers()
-            self.wfile.write(data)
+            try:
+                self.end_headers()
+                self.wfile.write(data)
+            except (BrokenPipeError, ConnectionResetError):  # the client gave up waiting
+                logger.debug("fake slack: the client closed before the answer")
 
         def log_message(self, format: str, *args: Any) -> None:
             logger.debug("fake slack: " + format, *args)
