@@ -67,7 +67,7 @@ def run_case(case: dict[str, Any], turn_deps: TurnDeps) -> tuple[str, str | None
     """(rendered last reply, slug it answered from), as the corpus scorer's CLI run would."""
     where = Conversation(team="bench", channel="answers", thread=uuid.uuid4().hex)
     if case["bind"]:
-        turn_deps.state.set_binding(where, case["report"])
+        turn_deps.state.set_binding(where, slug=case["report"])
     result = None
     for question in [*case["context"], case["question"]]:
         result = run_turn(question, where, turn_deps)

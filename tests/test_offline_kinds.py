@@ -55,7 +55,7 @@ def converse(turns: list[str], slug: str | None, turn_deps: TurnDeps) -> TurnRes
     """The last turn of a conversation in one thread (bound to ``slug`` unless ``None``)."""
     where = Conversation(team="T1", channel="C1", thread=uuid.uuid4().hex)
     if slug is not None:
-        turn_deps.state.set_binding(where, slug)
+        turn_deps.state.set_binding(where, slug=slug)
     result = None
     for text in turns:
         result = run_turn(text, where, turn_deps)
