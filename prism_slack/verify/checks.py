@@ -99,6 +99,8 @@ class ClaimContext:
         for word in dict.fromkeys(_LOWER_WORD.findall(self.content_text)):
             if len(word) < 4 or word in concepts.NOT_CONTENT or not language.rare(word):
                 continue
+            if language.particle_verb(word):
+                continue  # ``outscore``, ``overspend``: a verb, not a name
             if evidence.has(word) or self.name_evidence.contains(word):
                 continue
             if f"{word}'" in self.found.text.lower() or self.misspelt(word):
@@ -115,18 +117,23 @@ class ClaimContext:
     @cached_property
     def anchorings(self) -> list[Anchoring]:
         """Each quantity against the cited fields; one no cited value states may still be
-        a derived figure (``derived``) when the claim names its relation."""
+        a derived figure (``derived``) when the claim names its relation: next to the
+        figure (operands from any cited values), or anywhere in a claim with one figure
+        (operands from two different cited fields)."""
         out = []
         masked = self.found.masked
         for q in self.found.quantities:
             a = anchor(q, self.cited, self.containers)
             derivation = None
-            if a.problem is not None:  # the relation must be named next to the figure
+            if a.problem is not None:
                 near = (
                     words(masked[: q.start])[-RELATION_REACH:]
                     + words(masked[q.end :])[:RELATION_REACH]
                 )
                 derivation = derive(q, self.cited, relations_named(near))
+                if derivation is None and len(self.found.quantities) == 1:
+                    far = relations_named(words(masked))
+                    derivation = derive(q, self.cited, far, apart=True)
             if derivation is not None:
                 used = tuple(leaf for leaf in self.cited if leaf.path in derivation.operands)
                 a = Anchoring(q, used, derivation=derivation)

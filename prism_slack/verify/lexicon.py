@@ -88,6 +88,13 @@ BOUNDS: dict[str, str] = {
     "at most": "le",
     "up to": "le",
     "no more than": "le",
+    "as much as": "le",
+    "as many as": "le",
+    "as high as": "le",
+    "as long as": "le",
+    "as little as": "ge",
+    "as few as": "ge",
+    "as low as": "ge",
 }
 HEDGES = frozenset(
     {
