@@ -11,7 +11,8 @@ tokenizer, one stemmer, one stop list, and how common an English word is.
   what names, products and distinctive terms are made of.
 - ``verb``/``particle_verb``: whether an English dictionary (lemminflect's) knows a word
   as a verb (``Pitch``, ``Ask``), or as a particle joined to a verb (``outscore``,
-  ``overspend``): such a word is not a name.
+  ``overspend``): such a word is not a name; nor is an English plural (``Guests``)
+  opening a sentence.
 """
 
 from __future__ import annotations
@@ -124,6 +125,14 @@ def _parts_of_speech(word: str) -> frozenset[str]:
 def verb(word: str) -> bool:
     """Does English use ``word`` as a verb (``pitch``, ``ask``, ``owns``, ``is``)?"""
     return bool(_parts_of_speech(word) & {"VERB", "AUX"})
+
+
+def plural_noun(word: str) -> bool:
+    """Is ``word`` the plural of an English noun (``guests``, ``members``)?"""
+    from lemminflect import getAllLemmas
+
+    lemmas = getAllLemmas(word.lower()).get("NOUN", ())
+    return bool(lemmas) and word.lower() not in lemmas
 
 
 _PARTICLE_ZIPF = 5.0

@@ -1,6 +1,7 @@
 """Verifier rules that generalise past our own reports (issue 8, held-out failure kinds):
 derived figures named anywhere in a one-figure claim, verbs that are not names, an
-acronym's plural. Each rule is pinned by a true and a false example."""
+acronym's plural, abbreviated keys, rivals that could hold the figure, swaps by fit,
+bounds, fractions. Each rule is pinned by a true and a false example."""
 
 from __future__ import annotations
 
@@ -21,6 +22,33 @@ DATA: dict[str, Any] = {
     "levers": [{"title": "Lift conversion", "value_estimate": "conversion 2.0% -> 2.5%"}],
     "stakeholders": [{"name": "Temi Oyelaran", "title": "Head of Digital"}],
     "costs": {"ota_commission_gbp_millions": 3.1},
+    "performance": {
+        "adr_gbp": 278.0,
+        "average_spend_gbp": 41.0,
+        "occupancy": 0.742,
+        "direct_booking_share": 0.74,
+        "energy_cost_per_occupied_room_gbp": 4.1,
+    },
+    "kpis": {
+        "online_signup_completion": 0.312,
+        "conversion_rate_pct": 2.1,
+        "trial_conversion_pct": 3.7,
+    },
+    "ops": {"peak_check_in_wait_minutes": 14},
+    "money": {"return_on_assets": 0.0064},
+    "members": {"age_note": "Members under 30 are a fifth of the base."},
+    "findings": [
+        {
+            "title": "Pricing lives in workbooks",
+            "detail": "Each depot prices from its own workbook, so quotes for one part differ "
+            "by up to 18%.",
+        },
+        {
+            "title": "Manual reporting",
+            "detail": "Month-end reporting is rebuilt by hand in a spreadsheet by two analysts.",
+        },
+        {"title": "No EDI", "detail": "Orders arrive by email and are keyed in twice."},
+    ],
 }
 
 Outcome = Literal["ok", "undecided", "fails"]
@@ -56,6 +84,47 @@ CASES: list[tuple[str, str, tuple[str, ...], Outcome]] = [
      ("costs.ota_commission_gbp_millions",), "ok"),
     ("acronym plural", "GDSs cost them £3.1 million in commission.",
      ("costs.ota_commission_gbp_millions",), "fails"),
+    # initials of the claim's words spell an abbreviated key (adr = average daily rate)
+    ("initials", "The average daily rate comes to about £280.", ("performance.adr_gbp",),
+     "ok"),
+    ("initials", "The average spend comes to about £278.", ("performance.adr_gbp",), "fails"),
+    # a fraction stated as a share; a weak qualifier the field lacks is only a doubt
+    ("share of a fraction", "Under a third of members who begin the online signup finish it.",
+     ("kpis.online_signup_completion",), "undecided"),
+    ("share of a fraction", "Under a quarter of members who begin the online signup finish it.",
+     ("kpis.online_signup_completion",), "fails"),
+    # a field of another kind (a cost per room, for a share) is no rival
+    ("rival of another kind", "Close to three-quarters of rooms are occupied on a typical night.",
+     ("performance.occupancy",), "undecided"),
+    ("rival of another kind", "Occupancy runs close to three-quarters.",
+     ("performance.direct_booking_share",), "fails"),
+    # a more specific sibling the claim names (trial conversion, citing conversion)
+    ("specific sibling", "Visitors convert at 2.1%.", ("kpis.conversion_rate_pct",),
+     "undecided"),
+    ("specific sibling", "Trials convert at 2.1%.", ("kpis.conversion_rate_pct",), "fails"),
+    # one stray word of another finding is no swap when the claim fits the cited one
+    ("swap by fit", "Since each depot prices from its own spreadsheet, quotes for one part "
+     "differ by as much as 18%.", ("findings[0].detail",), "undecided"),
+    ("swap by fit", "Two analysts rebuild the month-end spreadsheet by hand.",
+     ("findings[0].detail",), "fails"),
+    # "as much as" is an upper bound, "as little as" a lower one
+    ("as much as", "Quotes for one part differ by as much as 18%.", ("findings[0].detail",),
+     "ok"),
+    ("as much as", "Quotes for one part differ by as little as 18%.", ("findings[0].detail",),
+     "fails"),
+    # an English word joined to a number is an age group, not an identifier
+    ("word and number", "Under-30s make up a fifth of members.", ("members.age_note",),
+     "ok"),
+    ("word and number", "Under-20s make up a fifth of members.", ("members.age_note",),
+     "fails"),
+    # a bound more than ten times off the cited value is a slip (here of the unit)
+    ("bound reach", "Guests wait up to 14 minutes at peak check-in.",
+     ("ops.peak_check_in_wait_minutes",), "undecided"),
+    ("bound reach", "Guests wait up to 14 hours at peak check-in.",
+     ("ops.peak_check_in_wait_minutes",), "fails"),
+    # a plain value below 0.1 is a fraction: 0.0064 is 0.64%, never 0.0064%
+    ("fraction only", "Return on assets is 0.64%.", ("money.return_on_assets",), "ok"),
+    ("fraction only", "Return on assets is 0.0064%.", ("money.return_on_assets",), "fails"),
 ]  # fmt: skip
 
 

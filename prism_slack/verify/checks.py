@@ -25,6 +25,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from functools import cached_property, lru_cache
 from typing import NamedTuple
 
@@ -47,7 +48,7 @@ from prism_slack.verify.derived import derive, relations_named
 from prism_slack.verify.entities import Name, NameEvidence, find_names, identifier_key
 from prism_slack.verify.index import Container, LeafFacts, VerifierIndex, index_for
 from prism_slack.verify.numbers import MASK, Scan, scan
-from prism_slack.verify.text import squash_name, squash_text
+from prism_slack.verify.text import path_words, spell_initials, squash_name, squash_text
 
 MAX_POINTERS = 8
 """How many field paths one claim may cite."""
@@ -80,6 +81,10 @@ class ClaimContext:
             if container is not None:
                 containers.setdefault(container.path, container)
         self.cited: tuple[LeafFacts, ...] = tuple(leaves.values())
+        keys = {w for leaf in self.cited for w in path_words(leaf.path) if language.rare(w)}
+        masked = spell_initials(self.found.masked, keys)  # "average daily rate" → adr
+        if masked != self.found.masked:
+            self.found = replace(self.found, masked=masked)
         self.containers: tuple[Container, ...] = tuple(containers.values())
 
     @cached_property
@@ -173,17 +178,16 @@ class ClaimContext:
         Binding is read for facts and coaching; measures, content and record swaps for
         facts only (coaching is advice: its own words are not the report's)."""
         index = self.index
-        out = binding_problems(
-            self.found, self.anchorings, index.field_stems, self.cited, index.named
-        )
+        rival_stems, rival_concepts = self.rivals
+        out = binding_problems(self.found, self.anchorings, rival_stems, self.cited, rival_concepts)
         if self.claim.kind == "fact":
             text, evidence = self.content_text, self.content_evidence
             out.extend(
                 measure_problems(
                     text,
                     evidence,
-                    index.field_stems,
-                    index.named,
+                    rival_stems,
+                    rival_concepts,
                     lambda words: index.sibling_swap(words, self.cited, self.could_hold),
                 )
             )
@@ -192,6 +196,12 @@ class ClaimContext:
             out.problems += self.trend_problems()
             out.extend(content_problems(text, evidence, anchored=self.anchored))
         return out
+
+    @cached_property
+    def rivals(self) -> tuple[frozenset[str], frozenset[str]]:
+        """The claim's words that name report fields, and the concepts it names that
+        report fields hold, kept only where such a field could hold its figures."""
+        return self.index.rivals(words(self.found.masked), self.could_hold)
 
     def crossed_records(self) -> list[str]:
         """A name held only by one cited item of a list and a role held only by another

@@ -12,7 +12,8 @@ Punctuation, a masked quantity or any other word ends a run. Then:
    name when it is capitalised only because it opens the sentence: a function word
    (``The``, ``Their``), or — standing alone, not followed by another capitalised word — an
    ordinary word (``lexicon.COMMON_WORDS``), a word the report or the claim writes in
-   lower case (``Revenue``, ``Ask``, ``Only``), a word with an ordinary English ending
+   lower case (``Revenue``, ``Ask``, ``Only``), an English plural (``Guests``), a word
+   with an ordinary English ending
    (``Clinicians``, ``Scheduling``: ``lexicon.ORDINARY_SUFFIXES``), or a verb taking an
    object (followed by ``the``, ``their``, ``how`` …: ``Identify the buyer``;
    ``lexicon.OBJECT_STARTERS``). Inside a longer run
@@ -214,6 +215,7 @@ def _flush(
                     low in lexicon.COMMON_WORDS
                     or ordinary(low)
                     or _ordinary_form(low)
+                    or language.plural_noun(low)
                     or verb
                     or _english(low)
                 )
