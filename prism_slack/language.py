@@ -36,13 +36,18 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:'[A-Za-z]+)?")
 
 def words(text: str) -> list[str]:
     """Lower-case word tokens; possessive ``'s`` and other apostrophe tails dropped."""
+    return list(_words(text))
+
+
+@lru_cache(maxsize=8192)
+def _words(text: str) -> tuple[str, ...]:
     out = []
     for m in _WORD.finditer(text):
         token = m.group(0).lower()
         if "'" in token:
             token = token.split("'", 1)[0]
         out.append(token)
-    return out
+    return tuple(out)
 
 
 _SUFFIXES = (

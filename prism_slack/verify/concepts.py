@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from prism_slack.language import stem, words
 from prism_slack.verify import lexicon
@@ -43,6 +44,11 @@ _TABLE, _LONGEST = _build()
 
 def hits(tokens: Sequence[str]) -> list[Hit]:
     """Concepts named in ``tokens`` (lower-case words), longest form first, left to right."""
+    return list(_hits(tuple(tokens)))
+
+
+@lru_cache(maxsize=8192)
+def _hits(tokens: tuple[str, ...]) -> tuple[Hit, ...]:
     stems = [stem(t) for t in tokens]
     out: list[Hit] = []
     i = 0
@@ -55,7 +61,7 @@ def hits(tokens: Sequence[str]) -> list[Hit]:
                 break
         else:
             i += 1
-    return out
+    return tuple(out)
 
 
 def measures(tokens: Sequence[str]) -> frozenset[str]:

@@ -104,22 +104,24 @@ def _share(state: ScanState, m: re.Match[str], numerator: int, denominator: int)
 def ratios(state: ScanState) -> None:
     """``seven in ten``, ``one call in eight``, ``1 in 5``, ``a third``, ``three quarters``,
     ``half``; ``a dozen`` is 12."""
-    for m in _AND_A_HALF.finditer(state.masked):
+    lower = state.masked.lower()
+    parts = any(w in lower for w in ("half", "third", "quarter", "fifth", "tenth"))
+    for m in _AND_A_HALF.finditer(state.masked) if parts else ():
         if state.free(*m.span()):
             value = Decimal(_count(m.group(1))) + Decimal("0.5")
             unit = m.group(2).lower() if m.group(2) else None
             q = Quantity(QKind.NUMBER, m.group(0), m.start(), m.end(), value=value, unit=unit)
             state.add(q)
-    for m in _HALF_A.finditer(state.masked):
+    for m in _HALF_A.finditer(state.masked) if parts else ():
         if state.free(*m.span()):
             scale = _SCALES[m.group(1).lower()]
             state.add(
                 Quantity(QKind.NUMBER, m.group(0), m.start(), m.end(), value=scale / 2,
                          tolerance=scale / 20)
             )  # fmt: skip
-    for m in _RATIO.finditer(state.masked):
+    for m in _RATIO.finditer(state.masked) if " in " in lower or "every" in lower else ():
         _share(state, m, _count(m.group(1)), _count(m.group(2)))
-    for m in _FRACTION.finditer(state.masked):
+    for m in _FRACTION.finditer(state.masked) if parts else ():
         part = m.group(2).lower()
         if m.group(1) is None and part != "half":
             continue  # "the third round", "rank fifth": an ordinal, not a share
@@ -134,7 +136,7 @@ def ratios(state: ScanState) -> None:
         if state.free(start, end):
             unit = m.group(2).lower()
             state.add(Quantity(QKind.NUMBER, m.group(1), start, end, value=Decimal(1), unit=unit))
-    for m in _DOZEN.finditer(state.masked):
+    for m in _DOZEN.finditer(state.masked) if "dozen" in lower else ():
         head = m.group(0).lower().split()[0]
         n = {"a": 12, "one": 12, "two": 24, "three": 36, "half": 6}[head]
         if state.free(*m.span()):
