@@ -48,6 +48,8 @@ DATA: dict[str, Any] = {
             "detail": "Month-end reporting is rebuilt by hand in a spreadsheet by two analysts.",
         },
         {"title": "No EDI", "detail": "Orders arrive by email and are keyed in twice."},
+        {"title": "Returns", "detail": "Most stores accept returns without a receipt."},
+        {"title": "Stock", "detail": "All stores count stock by hand every night."},
     ],
 }
 
@@ -125,6 +127,10 @@ CASES: list[tuple[str, str, tuple[str, ...], Outcome]] = [
     # a plain value below 0.1 is a fraction: 0.0064 is 0.64%, never 0.0064%
     ("fraction only", "Return on assets is 0.64%.", ("money.return_on_assets",), "ok"),
     ("fraction only", "Return on assets is 0.0064%.", ("money.return_on_assets",), "fails"),
+    # a claim about a whole group citing a passage about part of it exaggerates
+    ("quantifier", "All stores count stock by hand.", ("findings[4].detail",), "undecided"),
+    ("quantifier", "All stores accept returns without a receipt.", ("findings[3].detail",),
+     "fails"),
 ]  # fmt: skip
 
 

@@ -42,6 +42,7 @@ from prism_slack.verify.attributes import (
     binding_problems,
     content_problems,
     measure_problems,
+    quantifier_problems,
     swap_problems,
 )
 from prism_slack.verify.derived import derive, relations_named
@@ -194,6 +195,7 @@ class ClaimContext:
             out.problems += swap_problems(text, evidence, self.cited, index.records, index.cells)
             out.problems += self.crossed_records()
             out.problems += self.trend_problems()
+            out.problems += quantifier_problems(words(text), self.cited)
             out.extend(content_problems(text, evidence, anchored=self.anchored))
         return out
 
