@@ -132,6 +132,7 @@ def verb(word: str) -> bool:
     return bool(_parts_of_speech(word) & {"VERB", "AUX"})
 
 
+@lru_cache(maxsize=65536)
 def plural_noun(word: str) -> bool:
     """Is ``word`` the plural of an English noun (``guests``, ``members``)?"""
     from lemminflect import getAllLemmas
