@@ -9,6 +9,10 @@ tokenizer, one stemmer, one stop list, and how common an English word is.
 - ``zipf``/``common``: an English word's frequency on the Zipf scale (wordfreq's bundled
   lists: 7 is "the", 3 is about once per million words, 0 is unknown). Rare words are
   what names, products and distinctive terms are made of.
+- ``verb``/``particle_verb``: whether an English dictionary (lemminflect's) knows a word
+  as a verb (``Pitch``, ``Ask``), or as a particle joined to a verb (``outscore``,
+  ``overspend``): such a word is not a name; nor is an English plural (``Guests``)
+  opening a sentence.
 """
 
 from __future__ import annotations
@@ -114,3 +118,37 @@ NAME_ZIPF = 3.0
 def rare(word: str) -> bool:
     """Is ``word`` rare enough in English to be a name or a coined term?"""
     return zipf(word) < NAME_ZIPF
+
+
+@lru_cache(maxsize=65536)
+def _parts_of_speech(word: str) -> frozenset[str]:
+    from lemminflect import getAllLemmas  # loaded on first use (it brings numpy)
+
+    return frozenset(getAllLemmas(word.lower()))
+
+
+def verb(word: str) -> bool:
+    """Does English use ``word`` as a verb (``pitch``, ``ask``, ``owns``, ``is``)?"""
+    return bool(_parts_of_speech(word) & {"VERB", "AUX"})
+
+
+@lru_cache(maxsize=65536)
+def plural_noun(word: str) -> bool:
+    """Is ``word`` the plural of an English noun (``guests``, ``members``)?"""
+    from lemminflect import getAllLemmas
+
+    lemmas = getAllLemmas(word.lower()).get("NOUN", ())
+    return bool(lemmas) and word.lower() not in lemmas
+
+
+_PARTICLE_ZIPF = 5.0
+
+
+def particle_verb(word: str) -> bool:
+    """A common adverb particle run into a verb: ``outscore``, ``overspend``, ``underbid``."""
+    w = word.lower()
+    for i in range(2, len(w) - 3):
+        head, rest = w[:i], w[i:]
+        if "ADV" in _parts_of_speech(head) and zipf(head) >= _PARTICLE_ZIPF and verb(rest):
+            return True
+    return False

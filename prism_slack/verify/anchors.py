@@ -6,14 +6,16 @@ Matching rules, claim quantity ``c`` against a cited quantity ``v``:
   a claim number that drops the cited value's unit must state it exactly (``3 findings``
   is not ``2.9 s`` rounded).
   Percent ↔ fraction: a percent claim matches a field in percent units at face value
-  and a stored fraction times 100 (``3.7%`` ⊨ ``churn_rate: 0.0366``; a field whose key
+  and a stored fraction times 100 (``3.7%`` ⊨ ``churn_rate: 0.0366``; a plain value
+  below 0.1 is only read as a fraction, ``0.0064%`` ⊭ 0.0064; a field whose key
   says ``pct`` is never read as a fraction, one whose key says rate/share/margin … below
   1 is only read as one); a plain claim number matches a percent field at face value or
   divided by 100 (``0.0211`` ⊨ ``2.11%``). Currencies must agree when both are known;
   a percent never matches money; units of one dimension convert (``2,900 ms`` ⊨ ``2.9 s``)
   and units of different dimensions never match.
-- bounds: ``over 1,000`` ⊨ 1,187; a cited bound warrants only a bound in the same
-  direction that it implies (``under 12 months`` ⊨ ``under 12 months``).
+- bounds: ``over 1,000`` ⊨ 1,187, within a factor of ten (``BOUND_REACH``); a cited
+  bound warrants only a bound in the same direction that it implies
+  (``under 12 months`` ⊨ ``under 12 months``).
 - signs: a claim with a direction word needs a cited value of that sign (``fell 5%`` ⊨
   -5.0, and ⊨ a positive value in a field whose path says loss/decline, or in report
   text that says it fell); ``rose 5%`` ⊭ -5.0; a claim with neither sign nor direction
@@ -95,9 +97,9 @@ def candidates(c: Quantity, v: Quantity) -> list[Decimal]:
             return [x]
         if v.kind is QKind.CURRENCY or v.unit is not None:
             return []
-        if v.fraction:
+        if v.fraction or 0 < abs(x) < FRACTION_ONLY:
             return [x * 100]
-        return [x, x * 100] if abs(x) <= 1 else [x]
+        return [x, x * 100] if abs(x) < 1 else [x]
     if c.kind is QKind.CURRENCY:
         if v.kind is QKind.PERCENT or v.unit is not None:
             return []
@@ -111,6 +113,15 @@ def candidates(c: Quantity, v: Quantity) -> list[Decimal]:
     if v.kind is QKind.PERCENT:
         return [x, x / 100]
     return [x]
+
+
+FRACTION_ONLY = Decimal("0.1")
+"""A plain field below this is a fraction: a percent claim reads it times 100 only
+(``0.0064`` is 0.64%, and ``0.0064%`` is a slip)."""
+
+BOUND_REACH = Decimal(10)
+"""A bound off the cited value by more than this factor is a slip, not a bound
+(``up to 14 hours`` for 14 minutes, ``over 1,000`` for 1.2 million)."""
 
 
 def _converted(x: Decimal, unit_from: str, unit_to: str) -> list[Decimal]:
@@ -131,10 +142,15 @@ def _signed(c: Quantity, x: Decimal, v: Quantity) -> bool:
 
 
 def same_kind(c: Quantity, v: Quantity) -> bool:
-    """Do ``c`` and ``v`` measure in the same terms: both percents (or a stored fraction),
-    both money, both in one unit dimension, or both plain counts?"""
+    """Do ``c`` and ``v`` measure in the same terms: both percents (or a fraction, stored
+    as one or a plain value below 1),
+    both money, both in one unit dimension, both plain counts, or a score and a plain
+    number?"""
     if c.kind is QKind.PERCENT:
-        return v.kind is QKind.PERCENT or v.fraction
+        plain_fraction = v.kind is QKind.NUMBER and v.unit is None and 0 < abs(v.value) < 1
+        return v.kind is QKind.PERCENT or v.fraction or plain_fraction
+    if c.kind is QKind.SCORE:  # "4 out of 10" of a plain score field
+        return v.kind is QKind.SCORE or (v.kind is QKind.NUMBER and v.unit is None)
     if c.kind is QKind.CURRENCY or v.kind is QKind.CURRENCY:
         return c.kind is v.kind
     if c.unit is not None or v.unit is not None:
@@ -162,6 +178,14 @@ def _compare(c: Quantity, claimed: Decimal, cited: Decimal, cited_bound: str) ->
         return cited < claimed or (cited == claimed and not strict)
     if bound == "eq":
         return abs(claimed - cited) <= c.tolerance
+    if (
+        claimed
+        and cited
+        and not (
+            abs(claimed) <= abs(cited) * BOUND_REACH and abs(cited) <= abs(claimed) * BOUND_REACH
+        )
+    ):
+        return False
     if bound == "gt":
         return cited > claimed
     if bound == "ge":

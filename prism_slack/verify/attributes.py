@@ -38,9 +38,13 @@ names masked out.
    about something else (an invented finding citing a real one) and fails.
 4. **Swaps** (facts). A distinctive lower-case word (not ordinary English by wordfreq)
    or a role that belongs to another item of a cited list — another row, finding,
-   stakeholder — and not to the cited one points to that item and fails
+   stakeholder — and not to the cited one, when that item holds more of the claim's
+   words than the cited one, points to that item and fails
    (``swap_problems``); so does a name held by one cited item with a role held by another
    (``ClaimContext.crossed_records``).
+5. **Quantifiers** (facts). A claim about a whole group (``none``, ``every``, ``all``)
+   citing passages that speak only of part of it (``only``, ``most``, ``two of``) and
+   never of the whole fails (``quantifier_problems``).
 """
 
 from __future__ import annotations
@@ -177,7 +181,8 @@ def _fits(
         whole.has_exactly(w) for w in specific
     )
     missing = {c for c in measures - source.concepts if not _spelt_in(c, clause, whole)}
-    if missing & named & lexicon.REVERSE_QUALIFIERS:
+    reversed_ = missing & lexicon.REVERSE_QUALIFIERS
+    if reversed_ and (source.qualifiers or (reversed_ & named and not speaks)):
         return "contradicts"  # "net margin" citing gross_margin
     if missing:
         return "contradicts" if missing & named and not speaks else "doubt"
@@ -320,10 +325,12 @@ def swap_problems(
     of *another* item of a cited list (another row, finding, stakeholder) points to that
     item: the claim swapped records. ``records``: for each list, the stems of each item.
     Distinctive: no ordinary English word (``language.common``), held by at most a third
-    of the items, and not by the cited one. Or (``cells``: list → column → item → stems of
-    its short cells) a word that is another item's value in a column where the cited item
-    holds something else (``his position be a pitcher`` when this row says catcher),
-    however many items hold it, unless it is very common English."""
+    of the items, and not by the cited one; and, when a cited value is a passage
+    (``PROSE_WORDS``), that item must hold more of the claim's content words than the
+    cited one (one stray word of another finding's text is no swap). Or (``cells``: list
+    → column → item → stems of its short cells) a word that is another item's value in a
+    column where the cited item holds something else (``his position be a pitcher`` when
+    this row says catcher), however many items hold it, unless it is very common English."""
     items: dict[str, set[int]] = {}
     for leaf in cited:
         record = _record(leaf.path)
@@ -343,6 +350,12 @@ def swap_problems(
                 )
                 break
     lower = set(re.findall(r"\b[a-z]+\b", text))  # capitalised words are check 6's
+    said = {stem(w) for w in concepts.content_words(text)}
+    prose = any(leaf.is_text and len(leaf.stems) > PROSE_WORDS for leaf in cited)
+
+    def fit(held: frozenset[str]) -> int:
+        return len(said & held)
+
     for word in dict.fromkeys(concepts.content_words(text)):
         if word not in lower or len(word) < 2 or language.zipf(word) >= VALUE_ZIPF:
             continue
@@ -356,8 +369,14 @@ def swap_problems(
         if len(word) < 3 or language.common(word):
             continue
         for head, mine in items.items():
-            holders = [j for j, stems in enumerate(records[head]) if key in stems]
-            if holders and not mine & set(holders) and len(holders) * 3 <= len(records[head]):
+            held = records[head]
+            holders = [j for j, stems in enumerate(held) if key in stems]
+            if not holders or mine & set(holders) or len(holders) * 3 > len(held):
+                continue
+            if prose:  # a passage's paraphrase: the other item must fit the claim better
+                ours = max((fit(held[i]) for i in mine if i < len(held)), default=0)
+                holders = [j for j in holders if fit(held[j]) > ours]
+            if holders:
                 problems.append(
                     f"'{word}' is a word of {head}[{holders[0]}], not of the cited "
                     f"{head}[{min(mine)}]"
@@ -365,6 +384,33 @@ def swap_problems(
                 break
     return problems
 
+
+_PART_OF = re.compile(r"(?:\d+|two|three|four|five|six|seven|eight|nine|ten)of")
+
+
+def quantifier_problems(tokens: Sequence[str], cited: Sequence[LeafFacts]) -> list[str]:
+    """Rule 5: a claim that speaks of a whole group (``none of``, ``every one of``, ``all``)
+    citing passages that speak only of part of it (``only``, ``most``, ``two of the top
+    five``) and never of the whole (nor of ``each``) exaggerates."""
+    said = sorted(set(tokens) & lexicon.UNIVERSALS)
+    passages = [leaf for leaf in cited if leaf.is_text and leaf.value_text is not None]
+    whole = {stem(w) for w in lexicon.UNIVERSALS | {"each"}}
+    if not said or not passages or any(leaf.stems & whole for leaf in passages):
+        return []
+    partials = {stem(w): w for w in lexicon.PARTIALS}
+    for leaf in passages:
+        assert leaf.value_text is not None
+        text = leaf.value_text
+        part = sorted(partials[s] for s in leaf.stems & partials.keys()) or [
+            m.group(0) for m in _PART_OF.finditer(text.text) if m.start() in text.bounds
+        ]
+        if part:
+            return [f"the claim says {said[0]}, but {leaf.path} says {part[0]}"]
+    return []
+
+
+PROSE_WORDS = 8
+"""A cited text with more distinct words than this is a passage, not a table cell."""
 
 VALUE_ZIPF = 5.2
 """A word this common in English (``good``, ``new``) says too little to be a cell value."""

@@ -25,6 +25,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from functools import cached_property, lru_cache
 from typing import NamedTuple
 
@@ -41,13 +42,14 @@ from prism_slack.verify.attributes import (
     binding_problems,
     content_problems,
     measure_problems,
+    quantifier_problems,
     swap_problems,
 )
 from prism_slack.verify.derived import derive, relations_named
 from prism_slack.verify.entities import Name, NameEvidence, find_names, identifier_key
 from prism_slack.verify.index import Container, LeafFacts, VerifierIndex, index_for
 from prism_slack.verify.numbers import MASK, Scan, scan
-from prism_slack.verify.text import squash_name, squash_text
+from prism_slack.verify.text import path_words, spell_initials, squash_name, squash_text
 
 MAX_POINTERS = 8
 """How many field paths one claim may cite."""
@@ -80,6 +82,10 @@ class ClaimContext:
             if container is not None:
                 containers.setdefault(container.path, container)
         self.cited: tuple[LeafFacts, ...] = tuple(leaves.values())
+        keys = {w for leaf in self.cited for w in path_words(leaf.path) if language.rare(w)}
+        masked = spell_initials(self.found.masked, keys)  # "average daily rate" → adr
+        if masked != self.found.masked:
+            self.found = replace(self.found, masked=masked)
         self.containers: tuple[Container, ...] = tuple(containers.values())
 
     @cached_property
@@ -99,6 +105,8 @@ class ClaimContext:
         for word in dict.fromkeys(_LOWER_WORD.findall(self.content_text)):
             if len(word) < 4 or word in concepts.NOT_CONTENT or not language.rare(word):
                 continue
+            if language.particle_verb(word):
+                continue  # ``outscore``, ``overspend``: a verb, not a name
             if evidence.has(word) or self.name_evidence.contains(word):
                 continue
             if f"{word}'" in self.found.text.lower() or self.misspelt(word):
@@ -115,18 +123,23 @@ class ClaimContext:
     @cached_property
     def anchorings(self) -> list[Anchoring]:
         """Each quantity against the cited fields; one no cited value states may still be
-        a derived figure (``derived``) when the claim names its relation."""
+        a derived figure (``derived``) when the claim names its relation: next to the
+        figure (operands from any cited values), or anywhere in a claim with one figure
+        (operands from two different cited fields)."""
         out = []
         masked = self.found.masked
         for q in self.found.quantities:
             a = anchor(q, self.cited, self.containers)
             derivation = None
-            if a.problem is not None:  # the relation must be named next to the figure
+            if a.problem is not None:
                 near = (
                     words(masked[: q.start])[-RELATION_REACH:]
                     + words(masked[q.end :])[:RELATION_REACH]
                 )
                 derivation = derive(q, self.cited, relations_named(near))
+                if derivation is None and len(self.found.quantities) == 1:
+                    far = relations_named(words(masked))
+                    derivation = derive(q, self.cited, far, apart=True)
             if derivation is not None:
                 used = tuple(leaf for leaf in self.cited if leaf.path in derivation.operands)
                 a = Anchoring(q, used, derivation=derivation)
@@ -166,25 +179,31 @@ class ClaimContext:
         Binding is read for facts and coaching; measures, content and record swaps for
         facts only (coaching is advice: its own words are not the report's)."""
         index = self.index
-        out = binding_problems(
-            self.found, self.anchorings, index.field_stems, self.cited, index.named
-        )
+        rival_stems, rival_concepts = self.rivals
+        out = binding_problems(self.found, self.anchorings, rival_stems, self.cited, rival_concepts)
         if self.claim.kind == "fact":
             text, evidence = self.content_text, self.content_evidence
             out.extend(
                 measure_problems(
                     text,
                     evidence,
-                    index.field_stems,
-                    index.named,
+                    rival_stems,
+                    rival_concepts,
                     lambda words: index.sibling_swap(words, self.cited, self.could_hold),
                 )
             )
             out.problems += swap_problems(text, evidence, self.cited, index.records, index.cells)
             out.problems += self.crossed_records()
             out.problems += self.trend_problems()
+            out.problems += quantifier_problems(words(text), self.cited)
             out.extend(content_problems(text, evidence, anchored=self.anchored))
         return out
+
+    @cached_property
+    def rivals(self) -> tuple[frozenset[str], frozenset[str]]:
+        """The claim's words that name report fields, and the concepts it names that
+        report fields hold, kept only where such a field could hold its figures."""
+        return self.index.rivals(words(self.found.masked), self.could_hold)
 
     def crossed_records(self) -> list[str]:
         """A name held only by one cited item of a list and a role held only by another

@@ -15,7 +15,7 @@ from prism_slack.verify.quantity import Bound, Direction, QKind, Quantity
 
 _BOUND_PHRASES = sorted([*lexicon.BOUNDS, *lexicon.HEDGES], key=len, reverse=True)
 _BOUND_TAIL = re.compile(
-    r"(?:^|[^\w~])(" + "|".join(re.escape(p) for p in _BOUND_PHRASES) + r")\s*$", re.I
+    r"(?:^|[^\w~])(" + "|".join(re.escape(p) for p in _BOUND_PHRASES) + r")(?:\s*|-)$", re.I
 )
 _BOUND_NAMES: dict[str, Bound] = {"gt": "gt", "ge": "ge", "lt": "lt", "le": "le"}
 _SENTENCE_CUT = re.compile(r"[.;!?](?:\s|$)")

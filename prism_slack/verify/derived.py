@@ -7,12 +7,15 @@ Relations, each with the words that name it (``lexicon.RELATION_WORDS``):
 - ``complement`` — ``100 - p`` of a cited percentage (``35% comes from outside
   e-commerce``);
 - ``sum`` — ``a + b`` of two cited percentages (``together make up 80.7%``);
-- ``share`` — ``a / b`` as a percentage, for two cited counts (``half of the six clinics``);
+- ``share`` — ``a / b`` as a percentage, for two cited counts or two amounts in one
+  currency or unit (``half of the six clinics``, ``about 60% of total revenue``);
 - ``change`` — ``(a - b) / b`` as a percentage.
 
 Operands are read in the claim number's terms (``anchors.candidates``: percent or
 fraction, currency, unit), so ``2.9 s`` and ``2,500 ms`` subtract. Only the cited fields
 are used, never the rest of the report; a relation the claim does not name is never tried.
+A relation named next to the figure may use two numbers of one cited value (``miss the
+2.5 s target by 0.4 s``); one named elsewhere in the claim needs two cited fields.
 """
 
 from __future__ import annotations
@@ -37,15 +40,22 @@ def relations_named(tokens: Sequence[str]) -> frozenset[Relation]:
 
 
 def derive(
-    q: Quantity, cited: Sequence[LeafFacts], relations: frozenset[Relation]
+    q: Quantity,
+    cited: Sequence[LeafFacts],
+    relations: frozenset[Relation],
+    *,
+    apart: bool = False,
 ) -> Derivation | None:
-    """The first derivation of ``q`` from two cited numbers by a named relation."""
+    """The first derivation of ``q`` from two cited numbers by a named relation; with
+    ``apart``, only from numbers of two different cited fields (no complement)."""
     if not relations or not q.numeric or q.kind is QKind.SCORE:
         return None
     operands = [
         (leaf.path, v) for leaf in cited for v in leaf.quantities if v.numeric and not v.from_path
     ]
     for relation, value, used, shown in _results(q, operands, relations):
+        if apart and len(set(used)) < 2:
+            continue
         if within(q, abs(q.value), value):
             return Derivation(
                 figure=q.text,
@@ -75,7 +85,7 @@ def _results(
                 if "sum" in relations and q.kind is QKind.PERCENT and path_a < path_b:
                     yield "sum", x + y, pair, f"{_num(x)} + {_num(y)}"
         if q.kind is QKind.PERCENT and a.value and b.value:
-            if "share" in relations and _count(a) and _count(b) and a.value < b.value:
+            if "share" in relations and _comparable(a, b) and 0 < a.value < b.value:
                 share = a.value / b.value * HUNDRED
                 yield "share", share, [path_a, path_b], f"{_num(a.value)} / {_num(b.value)}"
             if "change" in relations and a.kind is b.kind and a.unit == b.unit:
@@ -84,8 +94,13 @@ def _results(
                 yield "change", change, [path_a, path_b], shown
 
 
-def _count(v: Quantity) -> bool:
-    return v.kind is QKind.NUMBER and v.unit is None and v.value == v.value.to_integral_value()
+def _comparable(a: Quantity, b: Quantity) -> bool:
+    """Two counts, or two amounts of one currency or unit: one may be a share of the other."""
+    if a.kind is not b.kind or a.unit != b.unit or a.currency != b.currency:
+        return False
+    if a.kind is QKind.CURRENCY or a.unit is not None:
+        return True
+    return a.kind is QKind.NUMBER and all(v.value == v.value.to_integral_value() for v in (a, b))
 
 
 def _num(x: Decimal) -> str:

@@ -12,12 +12,15 @@ Punctuation, a masked quantity or any other word ends a run. Then:
    name when it is capitalised only because it opens the sentence: a function word
    (``The``, ``Their``), or — standing alone, not followed by another capitalised word — an
    ordinary word (``lexicon.COMMON_WORDS``), a word the report or the claim writes in
-   lower case (``Revenue``, ``Ask``, ``Only``), a word with an ordinary English ending
+   lower case (``Revenue``, ``Ask``, ``Only``), an English plural (``Guests``), a word
+   with an ordinary English ending
    (``Clinicians``, ``Scheduling``: ``lexicon.ORDINARY_SUFFIXES``), or a verb taking an
    object (followed by ``the``, ``their``, ``how`` …: ``Identify the buyer``;
    ``lexicon.OBJECT_STARTERS``). Inside a longer run
    such a word stays, and counts as a free word when the run is matched (rule below).
-   ``HubSpot``/``Salesforce`` opening a sentence stay names. (Without a full English
+   ``HubSpot``/``Salesforce`` opening a sentence stay names. A verb opening a sentence
+   before a name (``Pitch Saoirse on …``) is an imperative, unless a verb follows the
+   name (``Mark Chen owns …``). (Without a full English
    dictionary, a vendor named by a plain English word that opens a sentence — ``Stripe``
    — is read as a word; it then counts as a content word of a fact instead, which its
    evidence must hold.)
@@ -33,7 +36,8 @@ the number grammar.
 When a name is warranted
 ------------------------
 Names are compared *squashed*: lower-case alphanumeric tokens run together, accents,
-case, punctuation, possessive ``'s`` and legal suffixes (``Inc``, ``LLC`` …) ignored.
+case, punctuation, possessive ``'s`` and legal suffixes (``Inc``, ``LLC`` …) ignored; an
+acronym's plural (``OTAs``) is warranted by the acronym.
 
 - the whole name occurs, on token boundaries, in one cited value, in a cited field's path
   words, in the prospect's name, aliases, legal name or domain, or in an ``allowed`` term
@@ -61,6 +65,8 @@ from prism_slack.verify.text import Squashed, name_tokens, squash_name
 
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:['.\-&][A-Za-z0-9]+)*|&")
 _OPENERS = frozenset(".!?:;\"'([{\n•")
+_ACRONYM_PLURAL = re.compile(r"[A-Z]{2,}s")
+"""An acronym's plural (``OTAs``, ``KPIs``): warranted by the acronym."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +97,10 @@ class NameEvidence:
     units: frozenset[str]
 
     def warrants(self, name: Name) -> bool:
-        return self.contains(name.squashed) or _segments(name.parts, self.units)
+        if self.contains(name.squashed) or _segments(name.parts, self.units):
+            return True
+        last = name.parts[-1].text
+        return _ACRONYM_PLURAL.fullmatch(last) is not None and self.contains(name.squashed[:-1])
 
     def contains(self, squashed: str) -> bool:
         return squashed in self.units or any(t.contains(squashed) for t in self.texts)
@@ -146,6 +155,12 @@ ENGLISH_ZIPF = 4.0
 """A sentence-initial compound whose pieces are this common is not taken for a name."""
 
 
+def _imperative(word: str, after: str) -> bool:
+    """A sentence-opening verb before a name (``Ask Dana``, ``Pitch Saoirse on …``), not
+    a first name that is also a verb (``Mark Chen owns …``: a verb follows the name)."""
+    return word in lexicon.IMPERATIVES or (language.verb(word) and not language.verb(after))
+
+
 def _next_word(masked: str, end: int) -> str:
     m = re.match(r"\s+([a-z]+)\b", masked[end:])
     return m.group(1) if m else ""
@@ -193,13 +208,14 @@ def _flush(
         if (
             low in lexicon.STOP_WORDS
             or low.split("'", 1)[0] in lexicon.STOP_WORDS  # They're, There's, That's
-            or (len(tokens) > 1 and low in lexicon.IMPERATIVES)  # Ask Dana, Email Marcus
+            or (len(tokens) > 1 and _imperative(low, _next_word(masked, tokens[-1].end())))
             or (
                 len(tokens) == 1
                 and (
                     low in lexicon.COMMON_WORDS
                     or ordinary(low)
                     or _ordinary_form(low)
+                    or language.plural_noun(low)
                     or verb
                     or _english(low)
                 )

@@ -274,6 +274,18 @@ class VerifierIndex:
             *(c.concepts for c in self.containers.values()),
         )
         """Every concept some field of the report names (by path or value)."""
+        self.owners: dict[str, list[LeafFacts]] = {}
+        """A field stem or a concept (``concept:…``) → the leaves that name it; concepts
+        named by a list or object are not here (``named_by_container``)."""
+        for leaf in self.leaves.values():
+            last = leaf.path.rsplit(".", 1)[-1]
+            for s in {stem(w) for w in path_words(last)} & self.field_stems:
+                self.owners.setdefault(s, []).append(leaf)
+            for c in leaf.concepts:
+                self.owners.setdefault(f"concept:{c}", []).append(leaf)
+        self.named_by_container: frozenset[str] = frozenset().union(
+            *(c.concepts for c in self.containers.values())
+        )
         self.records = _records(self.leaves.values())
         self.cells = _cells(self.leaves.values())
         self.trends = _trends(self.leaves.values())
@@ -299,7 +311,9 @@ class VerifierIndex:
     ) -> str | None:
         """A field next to a cited one (same parent, ``payer_mix.medicare_pct`` beside
         ``payer_mix.medicaid_pct``) whose own key words the claim uses while it uses none
-        of the cited field's own (``Medicare is 15.1% of the payer mix``), and that could
+        of the cited field's own (``Medicare is 15.1% of the payer mix``; a concept both
+        keys name, ``conversion`` of ``trial_conversion_pct`` and ``conversion_rate_pct``,
+        is neither's own), and that could
         hold the claim's figures (``holds``); else ``None``."""
         stems = {stem(t) for t in tokens}
         said = concepts.all_concepts(tokens)
@@ -309,12 +323,33 @@ class VerifierIndex:
             for path in self.children.get(parent, ()):
                 theirs = _key_words(path.rpartition(".")[2])
                 own, other = mine - theirs, theirs - mine
-                if path == leaf.path or not own or not other:
+                if path == leaf.path or not other:  # a more specific sibling counts too
                     continue
-                named_mine = stems & own or said & _key_concepts(key)
+                theirs_concepts = _key_concepts(path.rpartition(".")[2])
+                named_mine = stems & own or said & (_key_concepts(key) - theirs_concepts)
                 if stems & other and not named_mine and holds(self.leaves[path]):
                     return path
         return None
+
+    def rivals(
+        self, tokens: Iterable[str], holds: Callable[[LeafFacts], bool]
+    ) -> tuple[frozenset[str], frozenset[str]]:
+        """The field stems and concepts among ``tokens`` that name some field that could
+        hold the claim's figures (``holds``): a word of a field of another kind (a room
+        count, a cost per room, for a percentage) is no evidence against the cited one."""
+        said = list(tokens)
+        field_stems = frozenset(
+            s
+            for s in {stem(t) for t in said} & self.field_stems
+            if any(holds(leaf) for leaf in self.owners.get(s, ()))
+        )
+        named = frozenset(
+            c
+            for c in concepts.all_concepts(said) & self.named
+            if c in self.named_by_container
+            or any(holds(leaf) for leaf in self.owners.get(f"concept:{c}", ()))
+        )
+        return field_stems, named
 
     def facts(self, leaves: Iterable[Leaf]) -> list[LeafFacts]:
         return [self.leaves[leaf.path] for leaf in leaves if leaf.path in self.leaves]

@@ -88,6 +88,13 @@ BOUNDS: dict[str, str] = {
     "at most": "le",
     "up to": "le",
     "no more than": "le",
+    "as much as": "le",
+    "as many as": "le",
+    "as high as": "le",
+    "as long as": "le",
+    "as little as": "ge",
+    "as few as": "ge",
+    "as low as": "ge",
 }
 HEDGES = frozenset(
     {
@@ -432,3 +439,9 @@ def _relations() -> dict[Relation, frozenset[str]]:
 
 RELATION_WORDS = _relations()
 """Words that name each relation a derived figure may use (``data/relations.yaml``)."""
+
+UNIVERSALS = _words("none every all never always nobody nothing")
+"""Quantifiers over a whole group: a claim using one needs a passage that does too."""
+
+PARTIALS = _words("some most many several few only rarely sometimes often majority minority")
+"""Quantifiers over part of a group (``only ACH and Zelle``, ``most clinics``)."""

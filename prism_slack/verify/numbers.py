@@ -78,6 +78,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from decimal import Decimal, InvalidOperation
 
+from prism_slack import language
 from prism_slack.verify import lexicon
 from prism_slack.verify.calendar import dates, periods
 from prism_slack.verify.context import with_context
@@ -195,7 +196,15 @@ def _is_identifier(token: str) -> bool:
     has_digit = any(c.isdigit() for c in token)
     if not (has_letter and has_digit):
         return False
-    return not (_NUMBER_WITH_SUFFIX.match(token) or _WORD_THEN_NUMBER.match(token))
+    if _NUMBER_WITH_SUFFIX.match(token) or _WORD_THEN_NUMBER.match(token):
+        return False
+    group = _WORD_AND_GROUP.match(token)  # "Under-35s", "Top-10": an English word, a number
+    return group is None or language.zipf(group.group(1)) < ENGLISH_WORD_ZIPF
+
+
+_WORD_AND_GROUP = re.compile(r"^([A-Za-z]{3,})-\d+s?$")
+ENGLISH_WORD_ZIPF = 4.0
+"""A word this common joined to a number (``Under-35s``) makes no identifier."""
 
 
 def _identifiers(state: ScanState) -> None:

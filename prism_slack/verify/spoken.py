@@ -60,7 +60,7 @@ _RATIO = re.compile(
     re.I,
 )
 _FRACTION = re.compile(
-    r"(?<![\w-])(?:(a|one|two|three|four)\s+)?(half|thirds?|quarters?|fifths?|tenths?)"
+    r"(?<![\w-])(?:(a|one|two|three|four)(?:\s+|-))?(half|thirds?|quarters?|fifths?|tenths?)"
     r"(?![\w-])",
     re.I,
 )

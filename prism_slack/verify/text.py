@@ -15,6 +15,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from prism_slack.verify import lexicon
 
@@ -148,3 +149,28 @@ def squash_text(text: str) -> Squashed:
 def squash_name(text: str) -> str:
     """The squashed string of one name (trailing legal suffixes dropped)."""
     return "".join(strip_legal(name_tokens(text)))
+
+
+_INITIAL_WORD = re.compile(r"[A-Za-z]+")
+
+
+def spell_initials(text: str, keys: Iterable[str]) -> str:
+    """``text`` with each run of two or more consecutive words whose initials spell one of
+    ``keys`` (``average daily rate`` for ``adr``, ``return on assets`` for ``roa``)
+    replaced by that key, padded with spaces to the same length (offsets are kept)."""
+    wanted = {k for k in keys if 2 <= len(k) <= 5 and k.isalpha()}
+    if not wanted:
+        return text
+    found = list(_INITIAL_WORD.finditer(text))
+    out = text
+    for i in range(len(found)):
+        for key in wanted:
+            run = found[i : i + len(key)]
+            if len(run) != len(key) or "".join(m.group(0)[0] for m in run).lower() != key:
+                continue
+            gaps = (text[a.end() : b.start()] for a, b in pairwise(run))
+            if any(g.strip() for g in gaps):
+                continue  # the words must follow each other, nothing between them
+            start, end = run[0].start(), run[-1].end()
+            out = out[:start] + key.ljust(end - start) + out[end:]
+    return out

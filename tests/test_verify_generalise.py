@@ -1,0 +1,183 @@
+"""Verifier rules that generalise past our own reports (issue 8, held-out failure kinds):
+derived figures named anywhere in a one-figure claim, verbs that are not names, an
+acronym's plural, abbreviated keys, rivals that could hold the figure, swaps by fit,
+bounds, fractions. Each rule is pinned by a true and a false example."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import pytest
+
+from prism_slack.claims import Claim
+from prism_slack.reports.model import Report, build_report
+from prism_slack.verify import verify_claim
+
+DATA: dict[str, Any] = {
+    "company": {"name": "Brightwater Mutual", "aliases": ["Brightwater"]},
+    "report": {"id": "R-9", "generated_at": "2026-05-04"},
+    "balance": {"loans_usd_millions": 420.0, "deposits_usd_millions": 500.0},
+    "channels": {"sales_pct": {"store": 40.0, "web": 35.0, "phone": 25.0}},
+    "scores": {"max": 5, "checkout": 4.5, "search": 2.0},
+    "levers": [{"title": "Lift conversion", "value_estimate": "conversion 2.0% -> 2.5%"}],
+    "stakeholders": [{"name": "Temi Oyelaran", "title": "Head of Digital"}],
+    "costs": {"ota_commission_gbp_millions": 3.1},
+    "performance": {
+        "adr_gbp": 278.0,
+        "average_spend_gbp": 41.0,
+        "occupancy": 0.742,
+        "direct_booking_share": 0.74,
+        "energy_cost_per_occupied_room_gbp": 4.1,
+    },
+    "kpis": {
+        "online_signup_completion": 0.312,
+        "conversion_rate_pct": 2.1,
+        "trial_conversion_pct": 3.7,
+    },
+    "ops": {"peak_check_in_wait_minutes": 14},
+    "money": {"return_on_assets": 0.0064},
+    "members": {"age_note": "Members under 30 are a fifth of the base."},
+    "findings": [
+        {
+            "title": "Pricing lives in workbooks",
+            "detail": "Each depot prices from its own workbook, so quotes for one part differ "
+            "by up to 18%.",
+        },
+        {
+            "title": "Manual reporting",
+            "detail": "Month-end reporting is rebuilt by hand in a spreadsheet by two analysts.",
+        },
+        {"title": "No EDI", "detail": "Orders arrive by email and are keyed in twice."},
+        {"title": "Returns", "detail": "Most stores accept returns without a receipt."},
+        {"title": "Stock", "detail": "All stores count stock by hand every night."},
+    ],
+}
+
+Outcome = Literal["ok", "undecided", "fails"]
+
+CASES: list[tuple[str, str, tuple[str, ...], Outcome]] = [
+    # a share of two cited amounts in one currency
+    ("share of amounts", "Loans come to about 84% of deposits.",
+     ("balance.loans_usd_millions", "balance.deposits_usd_millions"), "ok"),
+    ("share of amounts", "Loans come to about 88% of deposits.",
+     ("balance.loans_usd_millions", "balance.deposits_usd_millions"), "fails"),
+    # the relation named away from the only figure, over two cited fields
+    ("far relation", "Web, plus the phone line, brings in 60% of sales.",
+     ("channels.sales_pct.web", "channels.sales_pct.phone"), "undecided"),
+    ("far relation", "Web, plus the phone line, brings in 62% of sales.",
+     ("channels.sales_pct.web", "channels.sales_pct.phone"), "fails"),
+    # a percent change between two figures of one cited passage
+    ("relative change", "Hitting the goal would be a 25% relative improvement in conversion.",
+     ("levers[0].value_estimate",), "undecided"),
+    ("relative change", "Hitting the goal would be a 30% relative improvement in conversion.",
+     ("levers[0].value_estimate",), "fails"),
+    # a particle run into a verb is not a lower-case name; a rare word still is
+    ("particle verb", "Checkout outscores search by 2.5 points.",
+     ("scores.checkout", "scores.search"), "undecided"),
+    ("particle verb", "Checkout runs on zorbify and beats search by 2.5 points.",
+     ("scores.checkout", "scores.search"), "fails"),
+    # a sentence-opening verb before a name is an imperative, not part of the name
+    ("imperative", "Pitch Oyelaran on the checkout score of 4.5.",
+     ("stakeholders[0].name", "scores.checkout"), "undecided"),
+    ("imperative", "Pitch Okonkwo on the checkout score of 4.5.",
+     ("stakeholders[0].name", "scores.checkout"), "fails"),
+    # an acronym's plural is warranted by the acronym
+    ("acronym plural", "OTAs cost them £3.1 million in commission.",
+     ("costs.ota_commission_gbp_millions",), "ok"),
+    ("acronym plural", "GDSs cost them £3.1 million in commission.",
+     ("costs.ota_commission_gbp_millions",), "fails"),
+    # initials of the claim's words spell an abbreviated key (adr = average daily rate)
+    ("initials", "The average daily rate comes to about £280.", ("performance.adr_gbp",),
+     "ok"),
+    ("initials", "The average spend comes to about £278.", ("performance.adr_gbp",), "fails"),
+    # a fraction stated as a share; a weak qualifier the field lacks is only a doubt
+    ("share of a fraction", "Under a third of members who begin the online signup finish it.",
+     ("kpis.online_signup_completion",), "undecided"),
+    ("share of a fraction", "Under a quarter of members who begin the online signup finish it.",
+     ("kpis.online_signup_completion",), "fails"),
+    # a field of another kind (a cost per room, for a share) is no rival
+    ("rival of another kind", "Close to three-quarters of rooms are occupied on a typical night.",
+     ("performance.occupancy",), "undecided"),
+    ("rival of another kind", "Occupancy runs close to three-quarters.",
+     ("performance.direct_booking_share",), "fails"),
+    # a more specific sibling the claim names (trial conversion, citing conversion)
+    ("specific sibling", "Visitors convert at 2.1%.", ("kpis.conversion_rate_pct",),
+     "undecided"),
+    ("specific sibling", "Trials convert at 2.1%.", ("kpis.conversion_rate_pct",), "fails"),
+    # one stray word of another finding is no swap when the claim fits the cited one
+    ("swap by fit", "Since each depot prices from its own spreadsheet, quotes for one part "
+     "differ by as much as 18%.", ("findings[0].detail",), "undecided"),
+    ("swap by fit", "Two analysts rebuild the month-end spreadsheet by hand.",
+     ("findings[0].detail",), "fails"),
+    # "as much as" is an upper bound, "as little as" a lower one
+    ("as much as", "Quotes for one part differ by as much as 18%.", ("findings[0].detail",),
+     "ok"),
+    ("as much as", "Quotes for one part differ by as little as 18%.", ("findings[0].detail",),
+     "fails"),
+    # an English word joined to a number is an age group, not an identifier
+    ("word and number", "Under-30s make up a fifth of members.", ("members.age_note",),
+     "ok"),
+    ("word and number", "Under-20s make up a fifth of members.", ("members.age_note",),
+     "fails"),
+    # a bound more than ten times off the cited value is a slip (here of the unit)
+    ("bound reach", "Guests wait up to 14 minutes at peak check-in.",
+     ("ops.peak_check_in_wait_minutes",), "undecided"),
+    ("bound reach", "Guests wait up to 14 hours at peak check-in.",
+     ("ops.peak_check_in_wait_minutes",), "fails"),
+    # a plain value below 0.1 is a fraction: 0.0064 is 0.64%, never 0.0064%
+    ("fraction only", "Return on assets is 0.64%.", ("money.return_on_assets",), "ok"),
+    ("fraction only", "Return on assets is 0.0064%.", ("money.return_on_assets",), "fails"),
+    # a claim about a whole group citing a passage about part of it exaggerates
+    ("quantifier", "All stores count stock by hand.", ("findings[4].detail",), "ok"),
+    ("quantifier", "All stores accept returns without a receipt.", ("findings[3].detail",),
+     "fails"),
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def report() -> Report:
+    return build_report("brightwater", DATA)
+
+
+def outcome(report: Report, text: str, evidence: tuple[str, ...]) -> Outcome:
+    verdict = verify_claim(Claim(text=text, kind="fact", evidence=list(evidence)), report)
+    if not verdict.supported:
+        return "fails"
+    return "undecided" if verdict.undecided else "ok"
+
+
+@pytest.mark.parametrize(
+    ("rule", "text", "evidence", "expected"),
+    CASES,
+    ids=[f"{rule}: {text}" for rule, text, _, _ in CASES],
+)
+def test_rule(
+    report: Report, rule: str, text: str, evidence: tuple[str, ...], expected: Outcome
+) -> None:
+    assert outcome(report, text, evidence) == expected
+
+
+def test_each_rule_has_a_true_and_a_false_example() -> None:
+    by_rule: dict[str, set[bool]] = {}
+    for rule, _, _, expected in CASES:
+        by_rule.setdefault(rule, set()).add(expected == "fails")
+    assert all(kinds == {True, False} for kinds in by_rule.values()), by_rule
+
+
+def test_a_far_relation_records_its_arithmetic(report: Report) -> None:
+    claim = Claim(
+        text="Web, plus the phone line, brings in 60% of sales.",
+        kind="fact",
+        evidence=["channels.sales_pct.web", "channels.sales_pct.phone"],
+    )
+    [derivation] = verify_claim(claim, report).derivations
+    assert (derivation.relation, derivation.arithmetic) == ("sum", "25 + 35 = 60")
+
+
+def test_a_far_relation_needs_two_cited_fields(report: Report) -> None:
+    claim = Claim(
+        text="Conversion, plus a little, comes to 4.5%.",
+        kind="fact",
+        evidence=["levers[0].value_estimate"],
+    )
+    assert not verify_claim(claim, report).supported
