@@ -235,6 +235,16 @@ def test_may_the_verb_is_not_a_month() -> None:
         ("the first quarter of 2026", Period(2026, quarter=1)),
         ("the second half of 2025", Period(2025, half=2)),
         ("in Q3", Period(None, quarter=3)),
+        ("calendar 2025", Period(2025)),
+        ("calendar year 2025", Period(2025)),
+        (
+            "2025-02-01 to 2026-01-31",
+            Period(None, span=(DatePoint(2025, 2, 1), DatePoint(2026, 1, 31))),
+        ),
+        (
+            "1 July 2024 - 30 June 2025",
+            Period(None, span=(DatePoint(2024, 7, 1), DatePoint(2025, 6, 30))),
+        ),
     ],
 )
 def test_periods(text: str, period: Period) -> None:
@@ -510,3 +520,25 @@ def test_a_flipped_sign_fails_for_negative_values(magnitude: int, data: st.DataO
     assert _verdict(f"-{shown}%", stored, "growth_pct")
     flipped = data.draw(st.sampled_from([f"{shown}%", f"up {shown}%", f"+{shown}%"]))
     assert not _verdict(flipped, stored, "growth_pct")
+
+
+@pytest.mark.parametrize(
+    ("period", "first", "last"),
+    [
+        (Period(2025), DatePoint(2025, 1, 1), DatePoint(2025, 12, 31)),
+        (Period(2024, quarter=1), DatePoint(2024, 1, 1), DatePoint(2024, 3, 31)),
+        (Period(2025, half=2), DatePoint(2025, 7, 1), DatePoint(2025, 12, 31)),
+    ],
+)
+def test_calendar_spans(period: Period, first: DatePoint, last: DatePoint) -> None:
+    assert period.calendar_span() == (first, last)
+
+
+def test_fiscal_periods_have_no_calendar_span() -> None:
+    assert Period(2025, fiscal=True).calendar_span() is None
+    assert Period(None, quarter=4).calendar_span() is None
+
+
+def test_two_dates_that_are_not_a_range_stay_dates() -> None:
+    found = extract_quantities("Founded 2001-03-04, relaunched 2020-05-06.")
+    assert [q.kind for q in found] == [QKind.DATE, QKind.DATE]

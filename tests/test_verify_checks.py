@@ -28,7 +28,12 @@ from prism_slack.verify.index import index_for
 
 DATA: dict[str, Any] = {
     "company": {"name": "Acme Widgets, Inc.", "aliases": ["Acme"], "domain": "acmewidgets.com"},
-    "report": {"id": "R-1", "generated_at": "2026-03-09", "fiscal_year": "FY2025"},
+    "report": {
+        "id": "R-1",
+        "generated_at": "2026-03-09",
+        "fiscal_year": "FY2025",
+        "period": "2025-02-01 to 2026-01-31",
+    },
     "financials": {
         "revenue_usd": 4137220,
         "revenue_growth_pct": -5.0,
@@ -138,7 +143,15 @@ def test_check_fact_cites() -> None:
         ("The audit covers FY2026.", ("report.fiscal_year",), False),
         ("Checkout took 1.8 s in Q4 2025.", ("findings[0].detail",), True),
         ("Checkout took 1.8 s in Q3 2025.", ("findings[0].detail",), False),
+        ("The audit covers February 2025 to January 2026.", ("report.period",), True),
+        ("The fiscal year ended on January 31, 2026.", ("report.period",), True),
+        ("Revenue was $4.1M in 2025.", ("financials.revenue_usd", "report.period"), True),
+        ("In calendar 2025 revenue was $4.1M.", ("financials.revenue_usd", "report.period"), False),
+        ("Revenue was $4.1M in Q4 2025.", ("financials.revenue_usd", "report.period"), False),
         ("There are 2 findings.", ("findings",), True),
+        ("The audit lists 1 high-severity finding.", ("findings",), True),
+        ("The audit lists two high-severity findings.", ("findings",), False),
+        ("The audit lists 2 medium findings.", ("findings",), False),
         ("There are 3 findings.", ("findings",), False),
         ("Revenue is $4.1M.", ("metrics.churn_rate",), False),
     ],

@@ -50,31 +50,52 @@ class Anchoring:
     problem: str | None = None
     derivation: Derivation | None = None
     """Set when the figure is warranted by arithmetic over cited fields (``derived``)."""
+    counts: bool = False
+    """The figure counts a cited list's items (``verify.counts``): its noun binds it."""
 
 
-def anchor(q: Quantity, cited: Sequence[LeafFacts], containers: Sequence[Container]) -> Anchoring:
-    """Match claim quantity ``q`` against the cited fields."""
+def anchor(
+    q: Quantity,
+    cited: Sequence[LeafFacts],
+    containers: Sequence[Container],
+    *,
+    whole_periods: bool = False,
+) -> Anchoring:
+    """Match claim quantity ``q`` against the cited fields. ``whole_periods``: the claim
+    states a figure, so a quarter or year it names is that figure's period and must be a
+    cited date range as a whole (``8.91% in Q4 2025`` is no full year's rate); else one of
+    the range's days in the period will do (``the audit period began in Q1 2025``)."""
     if q.kind is QKind.SCORE:
         return _score(q, cited)
     if q.kind is QKind.RECORD:
         return _record(q, cited, containers)
     sources: list[LeafFacts | Container] = [
-        leaf for leaf in cited if any(matches(q, v) for v in leaf.quantities)
+        leaf
+        for leaf in cited
+        if any(matches(q, v, whole_periods=whole_periods) for v in leaf.quantities)
     ]
-    if _countable(q):
+    if countable(q):
         sources += [c for c in containers if _compare(q, q.value, Decimal(c.size), "eq")]
     if sources or q.optional:
         return Anchoring(q, tuple(sources))
     return Anchoring(q, (), _diagnose(q, cited))
 
 
-def matches(c: Quantity, v: Quantity) -> bool:
+def anchor_count(q: Quantity, container: Container, count: int) -> Anchoring:
+    """``q`` counts items of a cited list (``verify.counts``): ``count`` decides it."""
+    if _compare(q, q.value, Decimal(count), "eq"):
+        return Anchoring(q, (container,), counts=True)
+    problem = f"'{q.text}' counts {container.path}: the report lists {count}"
+    return Anchoring(q, (), problem, counts=True)
+
+
+def matches(c: Quantity, v: Quantity, *, whole_periods: bool = False) -> bool:
     """Does cited quantity ``v`` warrant claim quantity ``c``?"""
     if c.kind is QKind.DATE:
         return _date_match(c, v)
     if c.kind is QKind.PERIOD:
         assert c.period is not None
-        return _period_match(c.period, v)
+        return _period_match(c.period, v, whole=whole_periods)
     if c.year_like and _date_match(c, v):
         return True
     if c.unit is None and v.unit is not None and c.kind is QKind.NUMBER:
@@ -196,8 +217,8 @@ def _compare(c: Quantity, claimed: Decimal, cited: Decimal, cited_bound: str) ->
 
 
 def _points(v: Quantity) -> tuple[DatePoint, ...]:
-    if v.kind is QKind.DATE:
-        return v.dates
+    if v.kind is QKind.DATE or (v.period is not None and v.period.span is not None):
+        return v.dates  # a date range warrants its first and last days
     if v.kind is QKind.NUMBER and v.year_like:
         return (DatePoint(int(v.value)),)
     return ()
@@ -207,19 +228,29 @@ def _date_match(c: Quantity, v: Quantity) -> bool:
     claimed = c.dates if c.kind is QKind.DATE else (DatePoint(int(c.value)),)
     if c.kind is QKind.NUMBER and (c.direction or c.bound != "eq" or c.value < 0):
         return False
+    if v.kind is QKind.PERIOD and v.dates:  # a date range: its first and last days
+        return any(point.within(outer) for outer in claimed for point in v.dates)
     if v.kind is QKind.PERIOD:  # a period warrants its year, and nothing finer
         year = v.period.year if v.period is not None else None
         return year is not None and any(p == DatePoint(year) for p in claimed)
     return any(point.within(outer) for outer in claimed for point in _points(v))
 
 
-def _period_match(c: Period, v: Quantity) -> bool:
+def _period_match(c: Period, v: Quantity, *, whole: bool) -> bool:
     if v.kind is QKind.PERIOD:
         assert v.period is not None
+        if v.period.span is not None:
+            if c.calendar_span() == v.period.span:
+                return True
+            return not whole and _dates_in_period(v.dates, c)
+        if c.quarter is None and c.half is None and not c.fiscal:
+            return False  # a calendar year: only a range says where a year starts
         return _period_in_period(v.period, c)
-    if v.kind is QKind.DATE and not c.fiscal and (c.quarter or c.half):
-        return any(_date_in_period(p, c) for p in v.dates)
-    return False
+    return v.kind is QKind.DATE and _dates_in_period(v.dates, c)
+
+
+def _dates_in_period(points: Sequence[DatePoint], c: Period) -> bool:
+    return not c.fiscal and bool(c.quarter or c.half) and any(_date_in_period(p, c) for p in points)
 
 
 def _period_in_period(inner: Period, outer: Period) -> bool:
@@ -244,7 +275,8 @@ def _date_in_period(point: DatePoint, period: Period) -> bool:
     return period.half is not None and (point.month - 1) // 6 + 1 == period.half
 
 
-def _countable(q: Quantity) -> bool:
+def countable(q: Quantity) -> bool:
+    """A bare whole number: it may count the items of a list."""
     return (
         q.kind is QKind.NUMBER
         and q.unit is None
@@ -302,6 +334,11 @@ def _diagnose(q: Quantity, cited: Sequence[LeafFacts]) -> str:
     head = f"'{q.text}' matches no cited value"
     if not cited:
         return f"'{q.text}' is stated but no field it could come from is cited"
+    if q.kind is QKind.PERIOD:
+        for leaf in cited:
+            for v in leaf.quantities:
+                if v.period is not None and v.period.span is not None:
+                    return f"{head}: the cited period is {v.text} ({leaf.path})"
     if not q.numeric or q.value == 0:
         return head
     for leaf in cited:

@@ -249,8 +249,8 @@ def binding_problems(
     """
     out = Findings()
     for a in anchorings:
-        if not a.sources or not _measured(a.quantity) or a.derivation is not None:
-            continue  # a derived figure's relation, not its clause, says what it is
+        if not a.sources or not _measured(a.quantity) or a.derivation is not None or a.counts:
+            continue  # a derived figure's relation, a count's noun, says what it is
         back, ahead = _clause(found, a.quantity)
         near = [
             *concepts.content_words(" ".join(back)),

@@ -1,10 +1,11 @@
 """Dates and periods in text (rules 2 and 3 of the grammar in ``numbers``): ISO and
-slashed dates, month names (any case before a day or year), quarters, halves and fiscal
-years."""
+slashed dates, month names (any case before a day or year), date ranges, quarters, halves,
+calendar and fiscal years."""
 
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import re
 
 from prism_slack.language import words
@@ -118,6 +119,33 @@ def dates(state: ScanState) -> None:
         _add_date(state, m, DatePoint(None, _month(m.group(1))))
 
 
+_RANGE_JOIN = re.compile(r"\s*(?:to|through|until|-|–|—)\s*", re.I)
+
+
+def date_ranges(state: ScanState) -> None:
+    """Two full dates joined by ``to``/``through``/a dash (``2025-02-01 to 2026-01-31``) are
+    one period, a ``span``: a quarter or a calendar year is that period only when its first
+    and last days are the span's (``Q4 2025`` is no name for a whole year's figure)."""
+    days = sorted(
+        (q for q in state.found if q.kind is QKind.DATE and len(q.dates) == 1),
+        key=lambda q: q.start,
+    )
+    for a, b in itertools.pairwise(days):
+        first, last = a.dates[0], b.dates[0]
+        if None in (first.year, first.day, last.year, last.day):
+            continue
+        if not _RANGE_JOIN.fullmatch(state.text[a.end : b.start]):
+            continue
+        state.found.remove(a)
+        state.found.remove(b)
+        text = state.text[a.start : b.end]
+        period = Period(None, span=(first, last))
+        state.add(Quantity(QKind.PERIOD, text, a.start, b.end, dates=(first, last), period=period))
+
+
+_CALENDAR_YEAR = re.compile(r"\bcalendar(?:\s+year)?\s+(\d{4})" + _END, re.I)
+
+
 def _after_temporal_word(text: str, start: int) -> bool:
     before = words(text[max(0, start - 20) : start])
     return bool(before) and before[-1] in lexicon.TEMPORAL_PREPOSITIONS
@@ -156,6 +184,8 @@ def _fiscal(state: ScanState, *, with_part: bool) -> None:
 
 def periods(state: ScanState) -> None:
     _fiscal(state, with_part=True)  # "FY2026 Q1" before "Q1 FY2026" before "FY2026"
+    for m in _CALENDAR_YEAR.finditer(state.masked):
+        _add_period(state, m, Period(int(m.group(1))))
     for m in _QUARTER_WORDS.finditer(state.masked):
         n = lexicon.QUARTER_WORDS[m.group(1).lower()]
         year = int(m.group(4)) if m.group(4) else None

@@ -35,7 +35,7 @@ from prism_slack.language import stem, words
 from prism_slack.reports.model import Report
 from prism_slack.verdict import Check, Derivation, Reason
 from prism_slack.verify import concepts, lexicon
-from prism_slack.verify.anchors import Anchoring, anchor, same_kind
+from prism_slack.verify.anchors import Anchoring, anchor, anchor_count, countable, same_kind
 from prism_slack.verify.attributes import (
     ContentEvidence,
     Findings,
@@ -45,6 +45,7 @@ from prism_slack.verify.attributes import (
     quantifier_problems,
     swap_problems,
 )
+from prism_slack.verify.counts import list_count
 from prism_slack.verify.derived import derive, relations_named
 from prism_slack.verify.entities import Name, NameEvidence, find_names, identifier_key
 from prism_slack.verify.index import Container, LeafFacts, VerifierIndex, index_for
@@ -128,8 +129,15 @@ class ClaimContext:
         (operands from two different cited fields)."""
         out = []
         masked = self.found.masked
+        figures = any(q.numeric and not q.year_like for q in self.found.quantities)
         for q in self.found.quantities:
-            a = anchor(q, self.cited, self.containers)
+            counted = countable(q) and list_count(
+                words(masked[q.end :]), self.containers, self.index.cells
+            )
+            if counted:
+                out.append(anchor_count(q, *counted))
+                continue
+            a = anchor(q, self.cited, self.containers, whole_periods=figures)
             derivation = None
             if a.problem is not None:
                 near = (

@@ -80,7 +80,7 @@ from decimal import Decimal, InvalidOperation
 
 from prism_slack import language
 from prism_slack.verify import lexicon
-from prism_slack.verify.calendar import dates, periods
+from prism_slack.verify.calendar import date_ranges, dates, periods
 from prism_slack.verify.context import with_context
 from prism_slack.verify.quantity import (
     _CURRENCIES,
@@ -294,6 +294,7 @@ def _sign(text: str, start: int) -> tuple[str | None, int]:
 _RULES: tuple[Callable[[ScanState], None], ...] = (
     _percentiles,
     dates,
+    date_ranges,
     periods,
     records,
     ratios,

@@ -4,6 +4,7 @@ scales it may carry, and the working state of a scan (``ScanState``)."""
 
 from __future__ import annotations
 
+import calendar
 from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import StrEnum
@@ -50,12 +51,28 @@ class DatePoint:
 
 @dataclass(frozen=True, slots=True)
 class Period:
-    """A quarter, half or fiscal year. ``year`` is ``None`` for a bare ``Q3``."""
+    """A quarter, half, calendar or fiscal year. ``year`` is ``None`` for a bare ``Q3``; a
+    report's date range (``2025-02-01 to 2026-01-31``) is a ``span`` with no year."""
 
     year: int | None
     quarter: int | None = None
     half: int | None = None
     fiscal: bool = False
+    span: tuple[DatePoint, DatePoint] | None = None
+
+    def calendar_span(self) -> tuple[DatePoint, DatePoint] | None:
+        """First and last day of a calendar quarter, half or year (``None`` if fiscal)."""
+        if self.span is not None:
+            return self.span
+        if self.fiscal or self.year is None:
+            return None
+        first, last = 1, 12
+        if self.quarter is not None:
+            first, last = 3 * self.quarter - 2, 3 * self.quarter
+        elif self.half is not None:
+            first, last = 6 * self.half - 5, 6 * self.half
+        end_day = calendar.monthrange(self.year, last)[1]
+        return DatePoint(self.year, first, 1), DatePoint(self.year, last, end_day)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,59 @@
+"""Counts of a cited list: ``two critical findings`` citing ``findings``.
+
+A bare whole number followed, within ``NOUN_REACH`` words, by the word that names a cited
+list (``findings``, ``stakeholders``; by stem) counts that list's items, and only those
+its qualifiers pick. A qualifier is a word between the number and the list's name that is
+a short cell value of some item (``critical``, ``high``: a finding's severity); a column's
+own name (``severity`` in ``high-severity``) is a label, not a filter. The count is then
+decisive: it matches when the number states exactly that many, and otherwise fails,
+whatever stray ``two`` a finding's text holds. A qualifier that is neither (``two serious
+findings``) leaves the count to the other rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from prism_slack.language import stem
+from prism_slack.verify import concepts
+from prism_slack.verify.index import Container
+from prism_slack.verify.text import path_words
+
+NOUN_REACH = 4
+"""How many words after the number may name the list it counts."""
+
+Cells = Mapping[str, Mapping[str, Mapping[int, frozenset[str]]]]
+
+
+def list_count(
+    after: Sequence[str], containers: Sequence[Container], cells: Cells
+) -> tuple[Container, int] | None:
+    """The cited list a number counts and how many of its items the qualifiers pick, or
+    ``None`` when the words after it name no cited list or a qualifier is unknown.
+    ``after``: the claim's words after the number; ``cells``: ``VerifierIndex.cells``."""
+    for i, word in enumerate(after[:NOUN_REACH]):
+        key = stem(word)
+        for container in containers:
+            names = path_words(container.path)
+            if not names or stem(names[-1]) != key:
+                continue
+            picked = _picked(after[:i], container, cells.get(container.path, {}))
+            return None if picked is None else (container, picked)
+    return None
+
+
+def _picked(
+    qualifiers: Sequence[str],
+    container: Container,
+    columns: Mapping[str, Mapping[int, frozenset[str]]],
+) -> int | None:
+    items = set(range(container.size))
+    for word in concepts.content_words(" ".join(qualifiers)):
+        key = stem(word)
+        if any(key in {stem(w) for w in path_words(column)} for column in columns):
+            continue  # "severity" of "high-severity": the column's name
+        holders = {i for by_item in columns.values() for i, held in by_item.items() if key in held}
+        if not holders:
+            return None
+        items &= holders
+    return len(items)
