@@ -5,7 +5,8 @@ tokenizer, one stemmer, one stop list, and how common an English word is.
 - ``stem``: a light, deterministic stemmer (plural, ``-ing``, ``-ed``, a few derivational
   endings, final ``e``), applied the same way to claim and evidence, so only consistency
   matters. ``-ion`` is kept (``conversion`` and ``conversation`` must not meet).
-- ``STOP_WORDS``: words that carry no content (``data/stop_words.txt``).
+- ``STOP_WORDS``: words that carry no content (``data/stop_words.txt``); ``light``: any
+  form of a verb that carries no fact (``came``, ``drew``: ``data/light_verbs.txt``).
 - ``zipf``/``common``: an English word's frequency on the Zipf scale (wordfreq's bundled
   lists: 7 is "the", 3 is about once per million words, 0 is unknown). Rare words are
   what names, products and distinctive terms are made of.
@@ -30,6 +31,7 @@ def _word_file(name: str) -> frozenset[str]:
 
 
 STOP_WORDS = _word_file("stop_words.txt")
+LIGHT_VERBS = _word_file("light_verbs.txt")
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:'[A-Za-z]+)?")
 
@@ -125,6 +127,16 @@ def _parts_of_speech(word: str) -> frozenset[str]:
     from lemminflect import getAllLemmas  # loaded on first use (it brings numpy)
 
     return frozenset(getAllLemmas(word.lower()))
+
+
+@lru_cache(maxsize=65536)
+def light(word: str) -> bool:
+    """Is ``word`` a form of a verb that carries no fact (``came``, ``brought``, ``drew``:
+    ``data/light_verbs.txt``) and never a noun (``a draw``, ``holds``: they may be)?"""
+    from lemminflect import getAllLemmas
+
+    lemmas = getAllLemmas(word.lower())
+    return "NOUN" not in lemmas and any(v in LIGHT_VERBS for v in lemmas.get("VERB", ()))
 
 
 def verb(word: str) -> bool:

@@ -41,7 +41,7 @@ DATA: dict[str, Any] = {
         "net_revenue_usd": 3000000,
     },
     "metrics": {"churn_rate": 0.0366, "trial_conversion_pct": 3.66, "monthly_sessions": 120000},
-    "scores": {"max": 10, "security": 7},
+    "scores": {"max": 10, "security": 7, "hiring": 2, "pricing": 5},
     "vendors": {"crm": "HubSpot", "erp": "SAP S/4HANA"},
     "findings": [
         {
@@ -271,6 +271,9 @@ def test_find_names(text: str, names: list[str]) -> None:
         ("Their warehouse lacks access controls for admins.", ("findings[1].detail",), False),
         ("Daniel Lopez is the CFO.", ("stakeholders[1]",), True),
         ("Maria Chen is the CFO.", ("stakeholders[0]",), False),
+        ("Hiring is their weakest area, at 2 out of 10.", ("scores",), True),
+        ("Hiring is their second-weakest area, at 2 out of 10.", ("scores",), False),
+        ("Security is their weakest area, at 7 out of 10.", ("scores",), False),
     ],
 )
 def test_check_attribute_warrant(
@@ -298,6 +301,14 @@ def test_coaching_words_are_advice_but_its_numbers_are_bound(acme: Report) -> No
         ("Checkout takes 2.9 s, a pain for shoppers.", ("findings[0].detail",), True),
         ("Their CRM is HubSpot.", ("vendors.crm",), False),
         ("Their CRM is HubSpot, loved by sellers.", ("vendors.crm",), True),
+        # a light verb, in any form, and a hedge carry no fact of their own
+        ("Revenue came to a little over $4.1M.", ("financials.revenue_usd",), False),
+        ("Revenue arrived at a little over $4.1M.", ("financials.revenue_usd",), True),
+        ("Invoices came keyed by hand.", ("findings[1].title",), False),
+        ("Invoices arrived keyed by hand.", ("findings[1].title",), True),
+        # a superlative is warranted when the figure's rank among its peers is the one said
+        ("Security is their strongest area, at 7 out of 10.", ("scores",), False),
+        ("Security is their strongest area, at 7 out of 10, loved by all.", ("scores",), True),
     ],
 )
 def test_unfound_wording_leaves_a_supported_claim_undecided(

@@ -478,7 +478,7 @@ def content_missing(text: str, evidence: ContentEvidence) -> tuple[int, list[str
                 total += 1
                 missing.append(word)
             continue
-        if len(word) < 2 or word in concepts.NOT_CONTENT:
+        if not concepts.is_content(word):
             continue
         total += 1
         if evidence.words.has(word) or covered.get(i, set()) & evidence.concepts:

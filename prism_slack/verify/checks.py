@@ -50,6 +50,7 @@ from prism_slack.verify.derived import derive, relations_named
 from prism_slack.verify.entities import Name, NameEvidence, find_names, identifier_key
 from prism_slack.verify.index import Container, LeafFacts, VerifierIndex, index_for
 from prism_slack.verify.numbers import MASK, Scan, scan
+from prism_slack.verify.ranks import Ranked, rank_findings
 from prism_slack.verify.text import path_words, spell_initials, squash_name, squash_text
 
 MAX_POINTERS = 8
@@ -170,12 +171,20 @@ class ClaimContext:
 
     @cached_property
     def content_text(self) -> str:
-        """The claim with quantities, identifiers and names masked: what check 7 counts
-        (names are check 6's business, so a wrong name is not also a missing word)."""
+        """The claim with quantities, identifiers, names and ranked superlatives masked:
+        what check 7 counts (names are check 6's business, so a wrong name is not also a
+        missing word)."""
         chars = list(self.found.masked)
-        for name in self.names:
-            chars[name.start : name.end] = MASK * (name.end - name.start)
+        for start, end in [(n.start, n.end) for n in self.names] + list(self.ranked.spans):
+            chars[start:end] = MASK * (end - start)
         return "".join(chars)
+
+    @cached_property
+    def ranked(self) -> Ranked:
+        """The claim's superlatives, ranked among the figure's peers (``verify.ranks``)."""
+        if self.claim.kind != "fact":
+            return Ranked()
+        return rank_findings(self.found.masked, self.anchorings, self.index.leaves)
 
     @cached_property
     def content_evidence(self) -> ContentEvidence:
@@ -202,6 +211,7 @@ class ClaimContext:
             )
             out.problems += swap_problems(text, evidence, self.cited, index.records, index.cells)
             out.problems += self.crossed_records()
+            out.problems += self.ranked.problems
             out.problems += self.trend_problems()
             out.problems += quantifier_problems(words(text), self.cited)
             out.extend(content_problems(text, evidence, anchored=self.anchored))

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from prism_slack import language
 from prism_slack.language import stem, words
 from prism_slack.verify import lexicon
 from prism_slack.verify.numbers import UNITS
@@ -93,9 +94,15 @@ evidence does not ("none of", "every", "not") says something the evidence may no
 stays undecided (a "most" turned into "all", "out of date" into "not out of date")."""
 
 
+def is_content(word: str) -> bool:
+    """A word that carries content: not a stop, direction, month, number or unit word,
+    nor a form of a light verb (``language.light``)."""
+    return len(word) > 1 and word not in NOT_CONTENT and not language.light(word)
+
+
 def content_words(text: str) -> list[str]:
     """The content words of ``text`` (quantities already masked), in order."""
-    return [w for w in words(text) if len(w) > 1 and w not in NOT_CONTENT]
+    return [w for w in words(text) if is_content(w)]
 
 
 @dataclass(frozen=True, slots=True)

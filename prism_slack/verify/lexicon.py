@@ -329,6 +329,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "ecommerce": ("online", "web", "website", "digital", "direct to consumer", "dtc"),
     "founded": ("founded", "founding", "established", "incorporated", "formed", "started"),
     "dso": ("dso", "days sales outstanding", "sales outstanding"),  # "47 days sales …"
+    "scale": ("max", "maximum", "scale", "top", "perfect", "ceiling"),
+    "score": ("score", "scores", "rating", "rated", "rates", "grade", "area"),
 }  # fmt: skip
 """Looser groups, for counting a fact's content words only (never a strict requirement)."""
 

@@ -1,0 +1,114 @@
+"""Ranks: ``Personalization is their weakest area, at 3 out of 10`` citing ``scores``.
+
+A superlative (``weakest``, ``lowest``, ``highest``, ``best`` …, maybe after an ordinal:
+``second-highest``) next to a warranted figure ranks that figure's field among its peers:
+the other numeric fields of the same object (``scores.*``, scales left out) or the same
+column of the other items of a list (``rows[*].points``), at least ``MIN_PEERS`` of them.
+The rank is computed, never guessed: when it is the one the claim states, the superlative
+is warranted (check 7 finds it); when it is not, the claim fails, naming the field that
+holds that rank. A superlative with no such figure, or whose figure's field the claim does
+not name (a figure that only happens to equal it), is left to the other rules.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+from prism_slack.language import stem, words
+from prism_slack.verify.anchors import Anchoring
+from prism_slack.verify.index import LeafFacts
+from prism_slack.verify.text import path_words
+
+LOWEST = frozenset({"weakest", "lowest", "worst", "poorest", "smallest", "least"})
+HIGHEST = frozenset({"strongest", "highest", "best", "largest", "biggest", "greatest"})
+ORDINALS = {"second": 2, "third": 3, "fourth": 4, "fifth": 5}
+
+MIN_PEERS = 3
+"""A rank among fewer fields than this says too little to check."""
+
+REACH = 60
+"""How many characters from the superlative the figure it ranks may sit."""
+
+_SUPERLATIVE = re.compile(
+    r"\b(?:(" + "|".join(ORDINALS) + r")[\s-]+)?(" + "|".join(sorted(LOWEST | HIGHEST)) + r")\b"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Ranked:
+    """What the rank rule found: the spans of warranted superlatives, and problems."""
+
+    spans: tuple[tuple[int, int], ...] = ()
+    problems: tuple[str, ...] = ()
+
+
+def rank_findings(
+    masked: str, anchorings: Sequence[Anchoring], leaves: Mapping[str, LeafFacts]
+) -> Ranked:
+    """Check each superlative of ``masked`` (the claim, quantities masked) against the
+    nearest warranted figure's peers among the report's ``leaves``."""
+    spans: list[tuple[int, int]] = []
+    problems: list[str] = []
+    said = {stem(w) for w in words(masked)}
+    for m in _SUPERLATIVE.finditer(masked.lower()):
+        figure = _nearest(m, anchorings)
+        key = figure[0].path.rpartition(".")[2] if figure is not None else ""
+        if figure is None or not said & {stem(w) for w in path_words(key)}:
+            continue  # no figure, or the claim does not name the field it ranks
+        leaf, value = figure
+        peers = _peers(leaf.path, leaves)
+        if len(peers) < MIN_PEERS:
+            continue
+        low = m.group(2) in LOWEST
+        stated = ORDINALS.get(m.group(1) or "", 1)
+        ordered = sorted(set(peers.values()), reverse=not low)
+        rank = ordered.index(value) + 1
+        if rank == stated:
+            spans.append(m.span())
+            continue
+        holder = min(p for p, v in peers.items() if v == ordered[min(stated, len(ordered)) - 1])
+        problems.append(
+            f"'{m.group(0)}': {leaf.path} = {value} ranks {rank} of {len(peers)}; "
+            f"{holder} = {peers[holder]} is the {m.group(0)}"
+        )
+    return Ranked(tuple(spans), tuple(problems))
+
+
+def _nearest(m: re.Match[str], anchorings: Sequence[Anchoring]) -> tuple[LeafFacts, Decimal] | None:
+    best: tuple[int, LeafFacts, Decimal] | None = None
+    for a in anchorings:
+        if a.derivation is not None or a.counts or not a.quantity.numeric:
+            continue
+        gap = max(a.quantity.start - m.end(), m.start() - a.quantity.end, 0)
+        for source in a.sources:
+            if not isinstance(source, LeafFacts):
+                continue
+            value = _value(source)
+            if value is not None and gap <= REACH and (best is None or gap < best[0]):
+                best = (gap, source, value)
+    return None if best is None else (best[1], best[2])
+
+
+def _value(leaf: LeafFacts) -> Decimal | None:
+    numbers = [q for q in leaf.quantities if q.numeric and not q.from_path and not q.is_scale]
+    return numbers[0].value if len(numbers) == 1 and not leaf.is_text else None
+
+
+def _peers(path: str, leaves: Mapping[str, LeafFacts]) -> dict[str, Decimal]:
+    """The fields ``path`` ranks among, with their values (``path`` included)."""
+    head, _, key = path.rpartition(".")
+    item = re.fullmatch(r"(.*)\[\d+\]", head)
+    if item is not None:  # rows[3].points → rows[*].points
+        same = re.compile(re.escape(item.group(1)) + r"\[\d+\]\." + re.escape(key))
+    else:  # scores.security → scores.*
+        same = re.compile(re.escape(head) + r"\.[^.\[]+" if head else r"[^.\[]+")
+    out = {}
+    for other, leaf in leaves.items():
+        if same.fullmatch(other):
+            value = _value(leaf)
+            if value is not None:
+                out[other] = value
+    return out
