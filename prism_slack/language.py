@@ -131,12 +131,13 @@ def _parts_of_speech(word: str) -> frozenset[str]:
 
 @lru_cache(maxsize=65536)
 def light(word: str) -> bool:
-    """Is ``word`` a form of a verb that carries no fact (``came``, ``brought``, ``drew``:
-    ``data/light_verbs.txt``) and never a noun (``a draw``, ``holds``: they may be)?"""
+    """Is ``word`` a form of a verb that carries no fact (``came``, ``draws``, ``holds``:
+    ``data/light_verbs.txt``), and not also a noun as written (``a draw``, ``on hold``)?"""
     from lemminflect import getAllLemmas
 
-    lemmas = getAllLemmas(word.lower())
-    return "NOUN" not in lemmas and any(v in LIGHT_VERBS for v in lemmas.get("VERB", ()))
+    w = word.lower()
+    lemmas = getAllLemmas(w)
+    return w not in lemmas.get("NOUN", ()) and any(v in LIGHT_VERBS for v in lemmas.get("VERB", ()))
 
 
 def verb(word: str) -> bool:

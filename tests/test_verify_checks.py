@@ -305,6 +305,7 @@ def test_coaching_words_are_advice_but_its_numbers_are_bound(acme: Report) -> No
         ("Revenue came to a little over $4.1M.", ("financials.revenue_usd",), False),
         ("Revenue arrived at a little over $4.1M.", ("financials.revenue_usd",), True),
         ("Invoices came keyed by hand.", ("findings[1].title",), False),
+        ("The audit draws on revenue worth $4.1M.", ("financials.revenue_usd",), False),
         ("Invoices arrived keyed by hand.", ("findings[1].title",), True),
         # a superlative is warranted when the figure's rank among its peers is the one said
         ("Security is their strongest area, at 7 out of 10.", ("scores",), False),
