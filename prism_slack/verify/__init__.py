@@ -14,7 +14,10 @@ The rules, in short (each module's docstring has the detail):
   matches as a whole. A figure no cited value states is still warranted when it
   recomputes exactly from two cited numbers by a relation the claim names next to it
   (``derived``: difference, complement, sum, share, percent change); the arithmetic goes
-  in ``ClaimVerdict.derivations``.
+  in ``ClaimVerdict.derivations``. A number before a cited list's name counts its items,
+  only those its qualifiers pick (``counts``: ``two critical findings``); a period stated
+  with a figure must be the cited date range as a whole (``8.91% in Q4 2025`` is no
+  full year's rate).
 - **6 entity warrant** (``entities``): every name — capitalised, or a rare lower-case word
   (``language.rare``) — is in the cited values or is the prospect's; a sentence opener,
   a contraction (``They're``) or an imperative (``Ask Dana``) is not a name.
@@ -22,7 +25,9 @@ The rules, in short (each module's docstring has the detail):
   names a measure or field that another field holds and nothing the cited one holds, the
   field next to the cited one (``medicare`` citing ``medicaid_pct``), a contradicting
   qualifier, the words of another number of the cited sentence, a distinctive word of
-  another item of a cited list, a person with another cited record's role. Wording not
+  another item of a cited list, a person with another cited record's role, a superlative
+  the figure's rank among its peers contradicts (``ranks``). Content words leave out stop
+  words, hedges and light verbs in any form (``language.light``). Wording not
   found in the cited values only makes the claim *undecided*; a fact with nothing
   anchored is undecided too; an unanchored fact whose words are nearly all missing from
   its evidence is about something else and fails.
@@ -49,7 +54,8 @@ Modules, one job each:
 - ``concepts``: measure concepts and synonym groups; ``lexicon``: the word lists (stop
   words and relation words in ``prism_slack/data/``);
 - ``anchors``: whether a cited quantity warrants a claimed one (check 5); ``derived``:
-  figures recomputed from cited ones;
+  figures recomputed from cited ones; ``counts``: counts of a cited list;
+- ``ranks``: superlatives checked against the figure's peers (check 7);
 - ``attributes``: binding numbers to fields, measures, content words, swaps (check 7);
 - ``index``: everything read from a report, built once per report and cached;
 - ``checks``: one function per hard check, ``evaluate`` and ``assess``;
