@@ -54,7 +54,8 @@ DATA: dict[str, Any] = {
             "id": "FND-2",
             "title": "Invoices are keyed by hand",
             "severity": "medium",
-            "detail": "The finance team re-keys every supplier invoice into the ERP.",
+            "detail": "The finance team re-keys every supplier invoice into the ERP by hand; "
+            "the supplier portal is offline.",
         },
     ],
     "stakeholders": [
@@ -274,6 +275,8 @@ def test_find_names(text: str, names: list[str]) -> None:
         ("Hiring is their weakest area, at 2 out of 10.", ("scores",), True),
         ("Hiring is their second-weakest area, at 2 out of 10.", ("scores",), False),
         ("Security is their weakest area, at 7 out of 10.", ("scores",), False),
+        ("The supplier portal is offline.", ("findings[1].detail",), True),
+        ("The supplier portal is online.", ("findings[1].detail",), False),
     ],
 )
 def test_check_attribute_warrant(

@@ -50,6 +50,7 @@ from prism_slack.verify.derived import derive, relations_named
 from prism_slack.verify.entities import Name, NameEvidence, find_names, identifier_key
 from prism_slack.verify.index import Container, LeafFacts, VerifierIndex, index_for
 from prism_slack.verify.numbers import MASK, Scan, scan
+from prism_slack.verify.opposites import opposite_problems
 from prism_slack.verify.ranks import Ranked, rank_findings
 from prism_slack.verify.text import path_words, spell_initials, squash_name, squash_text
 
@@ -73,11 +74,14 @@ class ClaimContext:
         leaves: dict[str, LeafFacts] = {}
         containers: dict[str, Container] = {}
         self.resolved = False
+        self.cited_texts: list[str] = []
+        """The cited values that are text (sentences, names), as written."""
         for path in claim.evidence:
             resolved = report.evidence.resolve(path)
             if resolved is None:
                 continue
             self.resolved = True
+            self.cited_texts += [leaf.value for leaf in resolved if isinstance(leaf.value, str)]
             for facts in self.index.facts(resolved):
                 leaves.setdefault(facts.path, facts)
             container = self.index.container(path)
@@ -212,6 +216,7 @@ class ClaimContext:
             out.problems += swap_problems(text, evidence, self.cited, index.records, index.cells)
             out.problems += self.crossed_records()
             out.problems += self.ranked.problems
+            out.problems += opposite_problems(self.content_text, self.cited_texts)
             out.problems += self.trend_problems()
             out.problems += quantifier_problems(words(text), self.cited)
             out.extend(content_problems(text, evidence, anchored=self.anchored))
