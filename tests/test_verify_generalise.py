@@ -50,6 +50,11 @@ DATA: dict[str, Any] = {
         {"title": "No EDI", "detail": "Orders arrive by email and are keyed in twice."},
         {"title": "Returns", "detail": "Most stores accept returns without a receipt."},
         {"title": "Stock", "detail": "All stores count stock by hand every night."},
+        {
+            "title": "Portal",
+            "detail": "Dealers were never trained, so 63% of dealers never log in to the "
+            "portal; the rest log in weekly.",
+        },
     ],
 }
 
@@ -131,6 +136,13 @@ CASES: list[tuple[str, str, tuple[str, ...], Outcome]] = [
     ("quantifier", "All stores count stock by hand.", ("findings[4].detail",), "ok"),
     ("quantifier", "All stores accept returns without a receipt.", ("findings[3].detail",),
      "fails"),
+    ("quantifier", "Every depot prices from its own workbook.", ("findings[0].detail",),
+     "undecided"),
+    # the clause a claim restates decides, not a "never" elsewhere in the passage
+    ("quantifier", "No dealer logs in to the portal.", ("findings[5].detail",), "fails"),
+    ("quantifier", "About 63% of dealers never log in to the portal.", ("findings[5].detail",),
+     "ok"),
+    ("quantifier", "Dealers were never trained.", ("findings[5].detail",), "ok"),
 ]  # fmt: skip
 
 

@@ -27,7 +27,8 @@ The rules, in short (each module's docstring has the detail):
   qualifier, the words of another number of the cited sentence, a distinctive word of
   another item of a cited list, a person with another cited record's role, a superlative
   the figure's rank among its peers contradicts (``ranks``), a phrase whose opposite the
-  cited values say (``opposites``). Content words leave out stop
+  cited values say (``opposites``), a whole group where the restated clause speaks of
+  part (``quantifiers``). Content words leave out stop
   words, hedges and light verbs in any form (``language.light``). Wording not
   found in the cited values only makes the claim *undecided*; a fact with nothing
   anchored is undecided too; an unanchored fact whose words are nearly all missing from

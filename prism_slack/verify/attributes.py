@@ -42,9 +42,7 @@ names masked out.
    words than the cited one, points to that item and fails
    (``swap_problems``); so does a name held by one cited item with a role held by another
    (``ClaimContext.crossed_records``).
-5. **Quantifiers** (facts). A claim about a whole group (``none``, ``every``, ``all``)
-   citing passages that speak only of part of it (``only``, ``most``, ``two of``) and
-   never of the whole fails (``quantifier_problems``).
+5. **Quantifiers** (facts): ``verify.quantifiers``.
 """
 
 from __future__ import annotations
@@ -383,30 +381,6 @@ def swap_problems(
                 )
                 break
     return problems
-
-
-_PART_OF = re.compile(r"(?:\d+|two|three|four|five|six|seven|eight|nine|ten)of")
-
-
-def quantifier_problems(tokens: Sequence[str], cited: Sequence[LeafFacts]) -> list[str]:
-    """Rule 5: a claim that speaks of a whole group (``none of``, ``every one of``, ``all``)
-    citing passages that speak only of part of it (``only``, ``most``, ``two of the top
-    five``) and never of the whole (nor of ``each``) exaggerates."""
-    said = sorted(set(tokens) & lexicon.UNIVERSALS)
-    passages = [leaf for leaf in cited if leaf.is_text and leaf.value_text is not None]
-    whole = {stem(w) for w in lexicon.UNIVERSALS | {"each"}}
-    if not said or not passages or any(leaf.stems & whole for leaf in passages):
-        return []
-    partials = {stem(w): w for w in lexicon.PARTIALS}
-    for leaf in passages:
-        assert leaf.value_text is not None
-        text = leaf.value_text
-        part = sorted(partials[s] for s in leaf.stems & partials.keys()) or [
-            m.group(0) for m in _PART_OF.finditer(text.text) if m.start() in text.bounds
-        ]
-        if part:
-            return [f"the claim says {said[0]}, but {leaf.path} says {part[0]}"]
-    return []
 
 
 PROSE_WORDS = 8

@@ -42,7 +42,6 @@ from prism_slack.verify.attributes import (
     binding_problems,
     content_problems,
     measure_problems,
-    quantifier_problems,
     swap_problems,
 )
 from prism_slack.verify.counts import list_count
@@ -51,6 +50,7 @@ from prism_slack.verify.entities import Name, NameEvidence, find_names, identifi
 from prism_slack.verify.index import Container, LeafFacts, VerifierIndex, index_for
 from prism_slack.verify.numbers import MASK, Scan, scan
 from prism_slack.verify.opposites import opposite_problems
+from prism_slack.verify.quantifiers import quantifier_problems
 from prism_slack.verify.ranks import Ranked, rank_findings
 from prism_slack.verify.text import path_words, spell_initials, squash_name, squash_text
 
@@ -74,14 +74,14 @@ class ClaimContext:
         leaves: dict[str, LeafFacts] = {}
         containers: dict[str, Container] = {}
         self.resolved = False
-        self.cited_texts: list[str] = []
-        """The cited values that are text (sentences, names), as written."""
+        self.cited_passages: list[tuple[str, str]] = []
+        """(path, value) of each cited value that is text (a sentence, a name)."""
         for path in claim.evidence:
             resolved = report.evidence.resolve(path)
             if resolved is None:
                 continue
             self.resolved = True
-            self.cited_texts += [leaf.value for leaf in resolved if isinstance(leaf.value, str)]
+            self.cited_passages += [(x.path, x.value) for x in resolved if isinstance(x.value, str)]
             for facts in self.index.facts(resolved):
                 leaves.setdefault(facts.path, facts)
             container = self.index.container(path)
@@ -216,9 +216,11 @@ class ClaimContext:
             out.problems += swap_problems(text, evidence, self.cited, index.records, index.cells)
             out.problems += self.crossed_records()
             out.problems += self.ranked.problems
-            out.problems += opposite_problems(self.content_text, self.cited_texts)
+            out.problems += opposite_problems(
+                self.content_text, [t for _, t in self.cited_passages]
+            )
             out.problems += self.trend_problems()
-            out.problems += quantifier_problems(words(text), self.cited)
+            out.problems += quantifier_problems(self.found.text, self.cited_passages)
             out.extend(content_problems(text, evidence, anchored=self.anchored))
         return out
 

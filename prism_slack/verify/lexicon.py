@@ -442,8 +442,5 @@ def _relations() -> dict[Relation, frozenset[str]]:
 RELATION_WORDS = _relations()
 """Words that name each relation a derived figure may use (``data/relations.yaml``)."""
 
-UNIVERSALS = _words("none every all never always nobody nothing")
-"""Quantifiers over a whole group: a claim using one needs a passage that does too."""
-
-PARTIALS = _words("some most many several few only rarely sometimes often majority minority")
+PARTIALS = _words("some most mostly many several few only rarely sometimes often majority minority")
 """Quantifiers over part of a group (``only ACH and Zelle``, ``most clinics``)."""
