@@ -43,6 +43,7 @@ DATA: dict[str, Any] = {
     "metrics": {"churn_rate": 0.0366, "trial_conversion_pct": 3.66, "monthly_sessions": 120000},
     "scores": {"max": 10, "security": 7, "hiring": 2, "pricing": 5},
     "vendors": {"crm": "HubSpot", "erp": "SAP S/4HANA"},
+    "policy": {"approval": "Any deal above $250,000 needs three references."},
     "findings": [
         {
             "id": "FND-1",
@@ -149,6 +150,8 @@ def test_check_fact_cites() -> None:
         ("Revenue was $4.1M in 2025.", ("financials.revenue_usd", "report.period"), True),
         ("In calendar 2025 revenue was $4.1M.", ("financials.revenue_usd", "report.period"), False),
         ("Revenue was $4.1M in Q4 2025.", ("financials.revenue_usd", "report.period"), False),
+        ("Deals above $250,000 need three references.", ("policy.approval",), True),
+        ("Deals above $25,000 need three references.", ("policy.approval",), False),
         ("There are 2 findings.", ("findings",), True),
         ("The audit lists 1 high-severity finding.", ("findings",), True),
         ("The audit lists two high-severity findings.", ("findings",), False),

@@ -15,7 +15,8 @@ Matching rules, claim quantity ``c`` against a cited quantity ``v``:
   and units of different dimensions never match.
 - bounds: ``over 1,000`` ⊨ 1,187, within a factor of ten (``BOUND_REACH``); a cited
   bound warrants only a bound in the same direction that it implies
-  (``under 12 months`` ⊨ ``under 12 months``).
+  (``under 12 months`` ⊨ ``under 12 months``); a bound a whole power of ten off is a
+  slipped scale (``above $25,000`` for ``above $250,000``).
 - signs: a claim with a direction word needs a cited value of that sign (``fell 5%`` ⊨
   -5.0, and ⊨ a positive value in a field whose path says loss/decline, or in report
   text that says it fell); ``rose 5%`` ⊭ -5.0; a claim with neither sign nor direction
@@ -189,6 +190,8 @@ def within(c: Quantity, claimed: Decimal, cited: Decimal) -> bool:
 def _compare(c: Quantity, claimed: Decimal, cited: Decimal, cited_bound: str) -> bool:
     """Is ``cited`` (stated with ``cited_bound``) within what ``c`` claims about it?"""
     bound = c.bound
+    if bound != "eq" and _slipped(claimed, cited):
+        return False
     if cited_bound != "eq":
         if bound == "eq" or bound[0] != cited_bound[0]:
             return False
@@ -214,6 +217,15 @@ def _compare(c: Quantity, claimed: Decimal, cited: Decimal, cited_bound: str) ->
     if bound == "lt":
         return cited < claimed
     return cited <= claimed
+
+
+def _slipped(claimed: Decimal, cited: Decimal) -> bool:
+    """Are two values a whole power of ten apart (``above $25,000`` for a cited ``above
+    $250,000``)? A bound that far off is a slipped scale, not a looser bound."""
+    if not claimed or not cited or claimed == cited:
+        return False
+    ratio = abs(cited / claimed)
+    return any(ratio == f or ratio * f == 1 for f in _SCALE_SLIPS if f > 1)
 
 
 def _points(v: Quantity) -> tuple[DatePoint, ...]:

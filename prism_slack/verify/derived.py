@@ -12,8 +12,10 @@ Relations, each with the words that name it (``lexicon.RELATION_WORDS``):
 - ``change`` — ``(a - b) / b`` as a percentage.
 
 Operands are read in the claim number's terms (``anchors.candidates``: percent or
-fraction, currency, unit), so ``2.9 s`` and ``2,500 ms`` subtract. Only the cited fields
-are used, never the rest of the report; a relation the claim does not name is never tried.
+fraction, currency, unit), so ``2.9 s`` and ``2,500 ms`` subtract; a difference or sum
+needs two operands of one kind and currency, and a bound (``above $25,000``) is never
+derived. Only the cited fields are used, never the rest of the report; a relation the
+claim does not name is never tried.
 A relation named next to the figure may use two numbers of one cited value (``miss the
 2.5 s target by 0.4 s``); one named elsewhere in the claim needs two cited fields.
 """
@@ -48,8 +50,8 @@ def derive(
 ) -> Derivation | None:
     """The first derivation of ``q`` from two cited numbers by a named relation; with
     ``apart``, only from numbers of two different cited fields (no complement)."""
-    if not relations or not q.numeric or q.kind is QKind.SCORE:
-        return None
+    if not relations or not q.numeric or q.kind is QKind.SCORE or q.bound != "eq":
+        return None  # a bound ("above $25,000") is no figure to recompute
     operands = [
         (leaf.path, v) for leaf in cited for v in leaf.quantities if v.numeric and not v.from_path
     ]
@@ -77,7 +79,8 @@ def _results(
                 if 0 < x < HUNDRED:
                     yield "complement", HUNDRED - x, [path], f"100 - {_num(x)}"
     for (path_a, a), (path_b, b) in permutations(operands, 2):
-        for x in candidates(q, a):
+        alike = a.kind is b.kind and a.currency == b.currency  # not dollars less bids
+        for x in candidates(q, a) if alike else ():
             for y in candidates(q, b):
                 pair = [path_a, path_b]
                 if "difference" in relations and x > y:
