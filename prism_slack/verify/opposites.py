@@ -34,10 +34,14 @@ def _says(tokens: Sequence[str], phrase: tuple[str, ...]) -> bool:
 def opposite_problems(claim: str, cited: Sequence[str]) -> list[str]:
     """``claim``: the claim's text; ``cited``: the cited values' texts."""
     said = words(claim)
+    present = set(said)
+    phrases = [(p, o) for p, o in pairs() if p[0] in present and _says(said, p)]
+    if not phrases:
+        return []
     texts = [words(t) for t in cited]
     problems = []
-    for phrase, opposite in pairs():
-        if not _says(said, phrase) or any(_says(t, phrase) for t in texts):
+    for phrase, opposite in phrases:
+        if any(_says(t, phrase) for t in texts):
             continue
         if any(_says(t, opposite) for t in texts):
             problems.append(
