@@ -13,6 +13,7 @@ import json
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 Scalar = str | int | float | bool | None
@@ -43,6 +44,7 @@ def join_key(prefix: str, key: str) -> str:
     return f"{prefix}{part}" if part.startswith("[") else f"{prefix}.{part}"
 
 
+@lru_cache(maxsize=65536)
 def canonical_path(path: str) -> str | None:
     """Normalise a cited path (``$.a .b[ 0 ]`` → ``a.b[0]``); ``None`` if it cannot parse."""
     text = path.strip()
