@@ -128,10 +128,11 @@ class ClaimContext:
 
     @cached_property
     def anchorings(self) -> list[Anchoring]:
-        """Each quantity against the cited fields; one no cited value states may still be
-        a derived figure (``derived``) when the claim names its relation: next to the
-        figure (operands from any cited values), or anywhere in a claim with one figure
-        (operands from two different cited fields)."""
+        """Each quantity against the cited fields — a count of a cited list against its
+        items (``counts``), a period with a figure against whole date ranges; one no cited
+        value states may still be a derived figure (``derived``) when the claim names its
+        relation: next to the figure (operands from any cited values), or anywhere in a
+        claim with one figure (operands from two different cited fields)."""
         out = []
         masked = self.found.masked
         figures = any(q.numeric and not q.year_like for q in self.found.quantities)
@@ -216,9 +217,7 @@ class ClaimContext:
             out.problems += swap_problems(text, evidence, self.cited, index.records, index.cells)
             out.problems += self.crossed_records()
             out.problems += self.ranked.problems
-            out.problems += opposite_problems(
-                self.content_text, [t for _, t in self.cited_passages]
-            )
+            out.problems += opposite_problems(text, [value for _, value in self.cited_passages])
             out.problems += self.trend_problems()
             out.problems += quantifier_problems(self.found.text, self.cited_passages)
             out.extend(content_problems(text, evidence, anchored=self.anchored))
