@@ -55,10 +55,11 @@ def rank_findings(
     said = {stem(w) for w in words(masked)}
     for m in _SUPERLATIVE.finditer(masked.lower()):
         figure = _nearest(m, anchorings)
-        key = figure[0].path.rpartition(".")[2] if figure is not None else ""
-        if figure is None or not said & {stem(w) for w in path_words(key)}:
-            continue  # no figure, or the claim does not name the field it ranks
+        if figure is None:
+            continue
         leaf, value = figure
+        if not said & {stem(w) for w in path_words(leaf.path.rpartition(".")[2])}:
+            continue  # the claim does not name the field it ranks
         peers = _peers(leaf.path, leaves)
         if len(peers) < MIN_PEERS:
             continue
