@@ -40,7 +40,12 @@ DATA: dict[str, Any] = {
         "gross_margin": 0.412,
         "net_revenue_usd": 3000000,
     },
-    "metrics": {"churn_rate": 0.0366, "trial_conversion_pct": 3.66, "monthly_sessions": 120000},
+    "metrics": {
+        "churn_rate": 0.0366,
+        "trial_conversion_pct": 3.66,
+        "monthly_sessions": 120000,
+        "nps": 41,
+    },
     "scores": {"max": 10, "security": 7, "hiring": 2, "pricing": 5},
     "vendors": {"crm": "HubSpot", "erp": "SAP S/4HANA"},
     "policy": {"approval": "Any deal above $250,000 needs three references."},
@@ -313,6 +318,9 @@ def test_coaching_words_are_advice_but_its_numbers_are_bound(acme: Report) -> No
         ("Invoices came keyed by hand.", ("findings[1].title",), False),
         ("The audit draws on revenue worth $4.1M.", ("financials.revenue_usd",), False),
         ("Invoices arrived keyed by hand.", ("findings[1].title",), True),
+        # a rare key word may be written out as the words it abbreviates
+        ("Their Net Promoter Score is 41.", ("metrics.nps",), False),
+        ("Their net loyalty score is 41.", ("metrics.nps",), True),
         # a superlative is warranted when the figure's rank among its peers is the one said
         ("Security is their strongest area, at 7 out of 10.", ("scores",), False),
         ("Security is their strongest area, at 7 out of 10, loved by all.", ("scores",), True),

@@ -60,6 +60,10 @@ MAX_POINTERS = 8
 RELATION_REACH = 5
 """How many words either side of a figure may name the relation that derives it."""
 
+INITIALS_ZIPF = 3.5
+"""A cited key word rarer than this in English (``nps``, ``adr``, ``arr``) may be written
+out as the words it abbreviates (``net promoter score``)."""
+
 _LOWER_WORD = re.compile(r"\b[a-z]+\b")
 
 
@@ -88,8 +92,13 @@ class ClaimContext:
             if container is not None:
                 containers.setdefault(container.path, container)
         self.cited: tuple[LeafFacts, ...] = tuple(leaves.values())
-        keys = {w for leaf in self.cited for w in path_words(leaf.path) if language.rare(w)}
-        masked = spell_initials(self.found.masked, keys)  # "average daily rate" → adr
+        keys = {
+            w
+            for leaf in self.cited
+            for w in path_words(leaf.path)
+            if language.zipf(w) < INITIALS_ZIPF
+        }
+        masked = spell_initials(self.found.masked, keys)  # "net promoter score" → nps
         if masked != self.found.masked:
             self.found = replace(self.found, masked=masked)
         self.containers: tuple[Container, ...] = tuple(containers.values())
