@@ -320,7 +320,7 @@ def test_coaching_words_are_advice_but_its_numbers_are_bound(acme: Report) -> No
         ("Invoices arrived keyed by hand.", ("findings[1].title",), True),
         # a rare key word may be written out as the words it abbreviates
         ("Their Net Promoter Score is 41.", ("metrics.nps",), False),
-        ("Their net loyalty score is 41.", ("metrics.nps",), True),
+        ("Their net promoter figure is 41.", ("metrics.nps",), True),
         # a superlative is warranted when the figure's rank among its peers is the one said
         ("Security is their strongest area, at 7 out of 10.", ("scores",), False),
         ("Security is their strongest area, at 7 out of 10, loved by all.", ("scores",), True),
