@@ -318,6 +318,8 @@ def test_coaching_words_are_advice_but_its_numbers_are_bound(acme: Report) -> No
         ("Invoices came keyed by hand.", ("findings[1].title",), False),
         ("The audit draws on revenue worth $4.1M.", ("financials.revenue_usd",), False),
         ("Invoices arrived keyed by hand.", ("findings[1].title",), True),
+        ("The audit is dated March 9, 2026.", ("report.generated_at",), False),
+        ("The audit is signed March 9, 2026.", ("report.generated_at",), True),
         # a rare key word may be written out as the words it abbreviates
         ("Their Net Promoter Score is 41.", ("metrics.nps",), False),
         ("Their net promoter figure is 41.", ("metrics.nps",), True),

@@ -330,6 +330,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "founded": ("founded", "founding", "established", "incorporated", "formed", "started"),
     "dso": ("dso", "days sales outstanding", "sales outstanding"),  # "47 days sales …"
     "scale": ("max", "maximum", "scale", "top", "perfect", "ceiling"),
+    "generated": ("generated", "dated", "issued", "published", "produced"),
     "score": ("score", "scores", "rating", "rated", "rates", "grade", "area"),
 }  # fmt: skip
 """Looser groups, for counting a fact's content words only (never a strict requirement)."""
