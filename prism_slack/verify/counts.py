@@ -1,7 +1,8 @@
 """Counts of a cited list: ``two critical findings`` citing ``findings``.
 
 A bare whole number followed, within ``NOUN_REACH`` words, by the word that names a cited
-list (``findings``, ``stakeholders``; by stem) counts that list's items, and only those
+list (``findings``, ``stakeholders``; by stem or synonym group: ``issues``) counts that
+list's items (not ``two of the findings``: a part of it), and only those
 its qualifiers pick. A qualifier is a word between the number and the list's name that is
 a short cell value of some item (``critical``, ``high``: a finding's severity); a column's
 own name (``severity`` in ``high-severity``) is a label, not a filter. The count is then
@@ -31,15 +32,23 @@ def list_count(
     """The cited list a number counts and how many of its items the qualifiers pick, or
     ``None`` when the words after it name no cited list or a qualifier is unknown.
     ``after``: the claim's words after the number; ``cells``: ``VerifierIndex.cells``."""
+    if after[:1] == ["of"]:
+        return None  # "two of the findings": part of the list, not its count
     for i, word in enumerate(after[:NOUN_REACH]):
-        key = stem(word)
         for container in containers:
             names = path_words(container.path)
-            if not names or stem(names[-1]) != key:
+            if not names or not _names(word, names[-1]):
                 continue
             picked = _picked(after[:i], container, cells.get(container.path, {}))
             return None if picked is None else (container, picked)
     return None
+
+
+def _names(word: str, key: str) -> bool:
+    """Does ``word`` name the list ``key`` (``findings``: ``findings``, ``issues``)?"""
+    return stem(word) == stem(key) or bool(
+        concepts.all_concepts([word]) & concepts.all_concepts([key])
+    )
 
 
 def _picked(
