@@ -245,6 +245,10 @@ def test_may_the_verb_is_not_a_month() -> None:
             "1 July 2024 - 30 June 2025",
             Period(None, span=(DatePoint(2024, 7, 1), DatePoint(2025, 6, 30))),
         ),
+        (
+            "Feb 2025 to Jan 2026",
+            Period(None, span=(DatePoint(2025, 2, 1), DatePoint(2026, 1, 31))),
+        ),
     ],
 )
 def test_periods(text: str, period: Period) -> None:

@@ -155,6 +155,8 @@ def test_check_fact_cites() -> None:
         ("Revenue was $4.1M in 2025.", ("financials.revenue_usd", "report.period"), True),
         ("In calendar 2025 revenue was $4.1M.", ("financials.revenue_usd", "report.period"), False),
         ("Revenue was $4.1M in Q4 2025.", ("financials.revenue_usd", "report.period"), False),
+        ("The audit was written in calendar 2026.", ("report.generated_at",), True),
+        ("The audit was written in calendar 2025.", ("report.generated_at",), False),
         ("Deals above $250,000 need three references.", ("policy.approval",), True),
         ("Deals above $25,000 need three references.", ("policy.approval",), False),
         ("There are 2 findings.", ("findings",), True),

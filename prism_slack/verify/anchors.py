@@ -262,7 +262,11 @@ def _period_match(c: Period, v: Quantity, *, whole: bool) -> bool:
 
 
 def _dates_in_period(points: Sequence[DatePoint], c: Period) -> bool:
-    return not c.fiscal and bool(c.quarter or c.half) and any(_date_in_period(p, c) for p in points)
+    if c.fiscal:
+        return False
+    if c.quarter is None and c.half is None:  # a calendar year: a date of that year
+        return c.year is not None and any(p.year == c.year for p in points)
+    return any(_date_in_period(p, c) for p in points)
 
 
 def _period_in_period(inner: Period, outer: Period) -> bool:

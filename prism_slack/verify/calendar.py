@@ -4,9 +4,11 @@ calendar and fiscal years."""
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
 import itertools
 import re
+from dataclasses import replace
 
 from prism_slack.language import words
 from prism_slack.verify import lexicon
@@ -123,23 +125,26 @@ _RANGE_JOIN = re.compile(r"\s*(?:to|through|until|-|–|—)\s*", re.I)
 
 
 def date_ranges(state: ScanState) -> None:
-    """Two full dates joined by ``to``/``through``/a dash (``2025-02-01 to 2026-01-31``) are
-    one period, a ``span``: a quarter or a calendar year is that period only when its first
-    and last days are the span's (``Q4 2025`` is no name for a whole year's figure)."""
+    """Two dates or months joined by ``to``/``through``/a dash (``2025-02-01 to
+    2026-01-31``, ``Feb 2025 – Jan 2026``) are one period, a ``span`` of whole days: a
+    quarter or a calendar year is that period only when its first and last days are the
+    span's (``Q4 2025`` is no name for a whole year's figure)."""
     days = sorted(
         (q for q in state.found if q.kind is QKind.DATE and len(q.dates) == 1),
         key=lambda q: q.start,
     )
     for a, b in itertools.pairwise(days):
         first, last = a.dates[0], b.dates[0]
-        if None in (first.year, first.day, last.year, last.day):
+        if first.year is None or first.month is None or last.year is None or last.month is None:
             continue
         if not _RANGE_JOIN.fullmatch(state.text[a.end : b.start]):
             continue
         state.found.remove(a)
         state.found.remove(b)
         text = state.text[a.start : b.end]
-        period = Period(None, span=(first, last))
+        end_day = last.day or calendar.monthrange(last.year, last.month)[1]
+        span = (DatePoint(first.year, first.month, first.day or 1), replace(last, day=end_day))
+        period = Period(None, span=span)
         state.add(Quantity(QKind.PERIOD, text, a.start, b.end, dates=(first, last), period=period))
 
 
