@@ -152,3 +152,28 @@ def particle_verb(word: str) -> bool:
         if "ADV" in _parts_of_speech(head) and zipf(head) >= _PARTICLE_ZIPF and verb(rest):
             return True
     return False
+
+
+@lru_cache(maxsize=65536)
+def english_form(word: str) -> bool:
+    """Is ``word`` a form of an English word that is not rare: a lemma or inflection in
+    lemminflect's dictionary (``alumnus`` → alumni), a regular inflection of the word
+    (``quarterfinal`` → quarterfinals), or the word a regular ``-ed``/``-ing``/``-s``
+    ending was added to (``synced`` → sync)? Names have no such forms (``priyas``,
+    ``zendesks`` are as rare as the names)."""
+    from lemminflect import getAllInflections, getAllInflectionsOOV, getAllLemmas
+
+    def inflections(lemma: str) -> set[str]:
+        found = getAllInflections(lemma) or {
+            **getAllInflectionsOOV(lemma, "NOUN"),
+            **getAllInflectionsOOV(lemma, "VERB"),
+        }
+        return {form for forms in found.values() for form in forms}
+
+    w = word.lower()
+    lemmas = {lemma for found in getAllLemmas(w).values() for lemma in found} | {w}
+    base = stem(w)
+    if base != w and w in inflections(base):
+        lemmas.add(base)
+    related = set(lemmas).union(*(inflections(lemma) for lemma in lemmas)) - {w}
+    return any(not rare(form) for form in related)

@@ -14,10 +14,15 @@ The rules, in short (each module's docstring has the detail):
   matches as a whole. A figure no cited value states is still warranted when it
   recomputes exactly from two cited numbers by a relation the claim names next to it
   (``derived``: difference, complement, sum, share, percent change); the arithmetic goes
-  in ``ClaimVerdict.derivations``.
+  in ``ClaimVerdict.derivations``. A number that is part of a cited field's key, next to
+  another word of that key (``1st place`` citing ``1st_prize``), names the field and needs
+  no value.
 - **6 entity warrant** (``entities``): every name — capitalised, or a rare lower-case word
   (``language.rare``) — is in the cited values or is the prospect's; a sentence opener,
-  a contraction (``They're``) or an imperative (``Ask Dana``) is not a name.
+  a contraction (``They're``) or an imperative (``Ask Dana``) is not a name. A rare word
+  with a common English form (``alumnus``/alumni, ``synced``/sync) is no name, nor is a
+  typo of a cited word or key (``poistion``: one edit, same first letter), nor an elided
+  word the cited value writes joined (``l'ombre``).
 - **7 attribute warrant** (``attributes``) fails only on positive evidence: the claim
   names a measure or field that another field holds and nothing the cited one holds, the
   field next to the cited one (``medicare`` citing ``medicaid_pct``), a contradicting

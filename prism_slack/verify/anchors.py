@@ -27,6 +27,10 @@ Matching rules, claim quantity ``c`` against a cited quantity ``v``:
 - scores: the value matches (as a number) and the scale is cited — a score written with
   that scale, a scale field (``scores.max``), or the same report sentence.
 - counts: a whole number also matches the size of a cited list or object.
+- key words: a number that is part of a cited field's key (``1st`` of ``1st_prize``,
+  ``28 aug`` of ``fri_28_aug``, ``1990 - 2000`` of ``percent_change_1990_2000``) and has
+  another word of that key within ``KEY_REACH`` content words (``the prize money for 1st place``)
+  names the field, not a value: it needs no value of its own (``in_key``).
 """
 
 from __future__ import annotations
@@ -122,6 +126,34 @@ FRACTION_ONLY = Decimal("0.1")
 BOUND_REACH = Decimal(10)
 """A bound off the cited value by more than this factor is a slip, not a bound
 (``up to 14 hours`` for 14 minutes, ``over 1,000`` for 1.2 million)."""
+
+
+KEY_REACH = 3
+"""How many content words either side of a number may hold the other words of the key
+it is part of."""
+
+_KEY_TOKEN = re.compile(r"[a-z0-9]+")
+
+
+def key_tokens(path: str) -> list[str]:
+    """The last key of ``path`` as lower-case tokens, digits kept (``rows[3]["1st_leg"]``
+    → 1st, leg; ``rows[6].fri_28_aug`` → fri, 28, aug)."""
+    keys = [k for k in re.split(r"[.\[\]\"]+", path) if k and not k.isdigit()]
+    return _KEY_TOKEN.findall(keys[-1].lower()) if keys else []
+
+
+def in_key(q: Quantity, near: Sequence[str], cited: Sequence[LeafFacts]) -> LeafFacts | None:
+    """The cited field whose key ``q`` is part of, when ``near`` (the claim's content words
+    within ``KEY_REACH`` of ``q``) holds another word of that key."""
+    own = _KEY_TOKEN.findall(q.text.lower())
+    if not own:
+        return None
+    for leaf in cited:
+        key = key_tokens(leaf.path)
+        others = {t for t in key if t.isalpha() and t not in own}
+        if all(t in key for t in own) and others & set(near):
+            return leaf
+    return None
 
 
 def _converted(x: Decimal, unit_from: str, unit_to: str) -> list[Decimal]:

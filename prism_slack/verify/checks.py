@@ -27,7 +27,10 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from functools import cached_property, lru_cache
+from itertools import pairwise
 from typing import NamedTuple
+
+from rapidfuzz.distance import OSA
 
 from prism_slack import language
 from prism_slack.claims import Answer, Claim
@@ -35,7 +38,7 @@ from prism_slack.language import stem, words
 from prism_slack.reports.model import Report
 from prism_slack.verdict import Check, Derivation, Reason
 from prism_slack.verify import concepts, lexicon
-from prism_slack.verify.anchors import Anchoring, anchor, same_kind
+from prism_slack.verify.anchors import KEY_REACH, Anchoring, anchor, in_key, same_kind
 from prism_slack.verify.attributes import (
     ContentEvidence,
     Findings,
@@ -58,6 +61,14 @@ RELATION_REACH = 5
 """How many words either side of a figure may name the relation that derives it."""
 
 _LOWER_WORD = re.compile(r"\b[a-z]+\b")
+
+TYPO_MIN = 4
+"""Words shorter than this are never read as typos of one another."""
+
+
+def typo_edits(word: str) -> int:
+    """How many edits make a typo of a word this long: 1 up to 7 letters, then 2."""
+    return 1 if len(word) < 8 else 2
 
 
 class ClaimContext:
@@ -101,24 +112,46 @@ class ClaimContext:
         if self.claim.kind != "fact":
             return []  # coaching is advice: its rare words are its own
         evidence = self.content_evidence.words
+        lowered = self.found.text.lower()
         out = []
         for word in dict.fromkeys(_LOWER_WORD.findall(self.content_text)):
             if len(word) < 4 or word in concepts.NOT_CONTENT or not language.rare(word):
                 continue
-            if language.particle_verb(word):
-                continue  # ``outscore``, ``overspend``: a verb, not a name
+            if language.particle_verb(word) or language.english_form(word):
+                continue  # ``outscore``, ``alumnus`` (alumni), ``synced`` (sync): English
             if evidence.has(word) or self.name_evidence.contains(word):
                 continue
-            if f"{word}'" in self.found.text.lower() or self.misspelt(word):
+            if f"{word}'" in lowered or self.misspelt(word):
                 continue  # a contraction (``aren't``), or a typo of a cited word
+            elided = re.search(rf"\b([a-z]+)'{word}\b", lowered)
+            if elided and self.name_evidence.contains(elided.group(1) + word):
+                continue  # ``l'ombre``: one token of the cited ``avant que l'ombre``
             out.append(word)
         return out
 
     def misspelt(self, word: str) -> bool:
-        """A rare word one or two letters off a word of the cited evidence: a typo, left
-        undecided (it is not a name of its own, nor proof of one)."""
+        """A rare word a letter or two off a word of the cited evidence (its values, keys
+        and the prospect's names): a typo (``poistion`` citing ``position``), left
+        undecided (it is not a name of its own, nor proof of one). Compared whole, with
+        the same first letter, at most ``typo_edits`` edits (a swap of two letters is one);
+        or by stem (``difflib`` ratio 0.8)."""
         stems = sorted(self.content_evidence.words.stems)
-        return bool(difflib.get_close_matches(stem(word), stems, n=1, cutoff=0.8))
+        if difflib.get_close_matches(stem(word), stems, n=1, cutoff=0.8):
+            return True
+        limit = typo_edits(word)
+        return any(
+            token[0] == word[0] and OSA.distance(word, token, score_cutoff=limit) <= limit
+            for token in self.evidence_tokens
+        )
+
+    @cached_property
+    def evidence_tokens(self) -> frozenset[str]:
+        """The whole name tokens of the cited values, keys and the prospect's names."""
+        out: set[str] = set()
+        for squashed in self.name_evidence.texts:
+            bounds = sorted(squashed.bounds)
+            out.update(squashed.text[a:b] for a, b in pairwise(bounds))
+        return frozenset(t for t in out if len(t) >= TYPO_MIN)
 
     @cached_property
     def anchorings(self) -> list[Anchoring]:
@@ -132,10 +165,13 @@ class ClaimContext:
             a = anchor(q, self.cited, self.containers)
             derivation = None
             if a.problem is not None:
-                near = (
-                    words(masked[: q.start])[-RELATION_REACH:]
-                    + words(masked[q.end :])[:RELATION_REACH]
-                )
+                before, after = words(masked[: q.start]), words(masked[q.end :])
+                if in_key(
+                    q, _content(before)[-KEY_REACH:] + _content(after)[:KEY_REACH], self.cited
+                ):
+                    out.append(Anchoring(q, ()))  # ``1st`` of ``1st_prize``: a key word
+                    continue
+                near = before[-RELATION_REACH:] + after[:RELATION_REACH]
                 derivation = derive(q, self.cited, relations_named(near))
                 if derivation is None and len(self.found.quantities) == 1:
                     far = relations_named(words(masked))
@@ -276,6 +312,10 @@ class ClaimContext:
         """Does the claim carry anything the hard checks can anchor (number, name, id)?"""
         required = [q for q in self.found.quantities if not q.optional]
         return bool(required or self.found.identifiers or self.names)
+
+
+def _content(tokens: list[str]) -> list[str]:
+    return [t for t in tokens if t not in language.STOP_WORDS]
 
 
 @lru_cache(maxsize=64)

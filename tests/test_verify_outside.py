@@ -1,0 +1,99 @@
+"""Verifier rules for language written outside the templates (issue 8, helper A): crowd
+statements about table rows and LLM-style answers. Numbers that are part of a cited key,
+English words that are not names, typos of cited words, dates as people write them,
+participles that are not directions. Each rule is pinned by a true and a false example."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import pytest
+
+from prism_slack import language
+from prism_slack.claims import Claim
+from prism_slack.reports.model import Report, build_report
+from prism_slack.verify import verify_claim
+
+DATA: dict[str, Any] = {
+    "company": {"name": "Harbour Senior Tour", "aliases": []},
+    "report": {"id": "T-1", "generated_at": "2019-12-20"},
+    "rows": [
+        {
+            "date": "jul 30",
+            "tournament": "newport cup",
+            "purse": "275000",
+            "1st_prize": "41500",
+        },
+        {"home_1st_leg": "central norte", "1st_leg": "0 - 0", "2nd_leg": "3 - 2"},
+        {"pick": "41", "player": "craig zimmer", "position": "lb", "college": "regina"},
+        {"album": "avant que l'ombre", "length": "4:30", "year": "2005"},
+    ],
+}
+
+Outcome = Literal["ok", "undecided", "fails"]
+
+CASES: list[tuple[str, str, tuple[str, ...], Outcome]] = [
+    # a number that is part of a cited key, next to another word of that key
+    ("key word", "the prize money for the 1st place of the newport cup be 41500",
+     ("rows[0]",), "undecided"),
+    ("key word", "the prize money for the 2nd place of the newport cup be 41500",
+     ("rows[0]",), "fails"),
+    ("key word", "central norte be home in the 1st leg", ("rows[1]",), "ok"),
+    ("key word", "central norte be home in the 4th leg", ("rows[1]",), "fails"),
+    # a rare word with a common English form is no name; a rare word with none still is
+    ("english form", "craig zimmer , a regina alumnus , play lb", ("rows[2]",), "undecided"),
+    ("english form", "craig zimmer , a regina zorblat , play lb", ("rows[2]",), "fails"),
+    # a near miss of a cited word or key is a typo; a word far from all of them is a name
+    ("typo of a cited word", "craig zimmer play the poistion of lb", ("rows[2]",),
+     "undecided"),
+    ("typo of a cited word", "craig zimmer play the pacheco of lb", ("rows[2]",), "fails"),
+    # an elided article joined to a word, as the cited value writes it
+    ("elision", "the album avant que l'ombre be 4:30 long", ("rows[3]",), "undecided"),
+    ("elision", "the album avant que l'orage be 4:30 long", ("rows[3]",), "fails"),
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def report() -> Report:
+    return build_report("harbour", DATA)
+
+
+def outcome(report: Report, text: str, evidence: tuple[str, ...]) -> Outcome:
+    verdict = verify_claim(Claim(text=text, kind="fact", evidence=list(evidence)), report)
+    if not verdict.supported:
+        return "fails"
+    return "undecided" if verdict.undecided else "ok"
+
+
+@pytest.mark.parametrize(
+    ("rule", "text", "evidence", "expected"),
+    CASES,
+    ids=[f"{rule}: {text}" for rule, text, _, _ in CASES],
+)
+def test_rule(
+    report: Report, rule: str, text: str, evidence: tuple[str, ...], expected: Outcome
+) -> None:
+    assert outcome(report, text, evidence) == expected
+
+
+def test_each_rule_has_a_true_and_a_false_example() -> None:
+    by_rule: dict[str, set[bool]] = {}
+    for rule, _, _, expected in CASES:
+        by_rule.setdefault(rule, set()).add(expected == "fails")
+    assert all(kinds == {True, False} for kinds in by_rule.values()), by_rule
+
+
+@pytest.mark.parametrize(
+    ("word", "english"),
+    [
+        ("alumnus", True),  # alumni
+        ("quarterfinal", True),  # quarterfinals
+        ("synced", True),  # sync
+        ("zendesk", False),
+        ("chargebee", False),
+        ("priya", False),  # not "pry": a name's ending is not stripped unless regular
+        ("tableau", False),  # a vendor that is also a rare noun stays a name
+    ],
+)
+def test_english_form(word: str, english: bool) -> None:
+    assert language.english_form(word) is english
