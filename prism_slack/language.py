@@ -132,6 +132,11 @@ def verb(word: str) -> bool:
     return bool(_parts_of_speech(word) & {"VERB", "AUX"})
 
 
+def noun(word: str) -> bool:
+    """Does English use ``word`` as a noun (``carriers``, ``fleet``)?"""
+    return "NOUN" in _parts_of_speech(word)
+
+
 @lru_cache(maxsize=65536)
 def plural_noun(word: str) -> bool:
     """Is ``word`` the plural of an English noun (``guests``, ``members``)?"""

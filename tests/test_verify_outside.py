@@ -28,6 +28,17 @@ DATA: dict[str, Any] = {
         {"pick": "41", "player": "craig zimmer", "position": "lb", "college": "regina"},
         {"album": "avant que l'ombre", "length": "4:30", "year": "2005"},
     ],
+    "vendors": {"analytics": "Google Analytics 4"},
+    "stakeholders": [
+        {
+            "name": "Kenji Morrow",
+            "notes": "Any integration must go through the Azure API gateway he runs.",
+        }
+    ],
+    "findings": [
+        {"detail": "6.42% of tenders are rejected by contracted carriers."},
+        {"detail": "Contract volume fell 6.4% on the year."},
+    ],
 }
 
 Outcome = Literal["ok", "undecided", "fails"]
@@ -50,6 +61,19 @@ CASES: list[tuple[str, str, tuple[str, ...], Outcome]] = [
     # an elided article joined to a word, as the cited value writes it
     ("elision", "the album avant que l'ombre be 4:30 long", ("rows[3]",), "undecided"),
     ("elision", "the album avant que l'orage be 4:30 long", ("rows[3]",), "fails"),
+    # an identifier or acronym spelling the initials of a cited value's words
+    ("initials", "Their web analytics runs on GA4.", ("vendors.analytics",), "undecided"),
+    ("initials", "Their web analytics runs on GA3.", ("vendors.analytics",), "fails"),
+    # a possessive name run into another name: each side must be warranted
+    ("possessive", "Integrations go through Kenji's Azure API gateway.",
+     ("stakeholders[0].name", "stakeholders[0].notes"), "ok"),
+    ("possessive", "Integrations go through Kenji's Apigee API gateway.",
+     ("stakeholders[0].name", "stakeholders[0].notes"), "fails"),
+    # a participle before the noun and verb of its clause is no direction word
+    ("attributive participle", "Contracted carriers turn down about 6.4% of tenders.",
+     ("findings[0].detail",), "undecided"),
+    ("attributive participle", "Contract volume contracted 6.4% on the year.",
+     ("findings[0].detail",), "fails"),
 ]  # fmt: skip
 
 

@@ -381,6 +381,7 @@ def check_entity_warrant(ctx: ClaimContext) -> list[str]:
         f"identifier '{span.text}' appears in {where}{_closest(identifier_key(span), evidence)}"
         for span in ctx.found.identifiers
         if not evidence.contains(identifier_key(span))
+        and not evidence.abbreviates(identifier_key(span))
     ]
     return problems
 

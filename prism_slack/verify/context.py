@@ -1,6 +1,7 @@
 """The context of a number in its clause: a bound (``over``, ``at most``), a hedge
 (``about 1,200`` is 1,200 ± 50) and a direction (``fell``, ``was down``; a level after
-``to``/``from``/``at``; ``turn down`` is a verb)."""
+``to``/``from``/``at``; ``turn down`` is a verb; a participle before a noun opening its
+clause, ``Contracted carriers``, is an adjective)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from dataclasses import replace
 from decimal import Decimal
 from typing import Literal
 
+from prism_slack import language
 from prism_slack.language import words
 from prism_slack.verify import lexicon
 from prism_slack.verify.quantity import Bound, Direction, QKind, Quantity
@@ -85,7 +87,7 @@ def _clause_words(segment: str, *, backward: bool, limit: int) -> list[str]:
 
 
 def _direction(before: str, after: str) -> Direction | None:
-    back = _clause_words(before, backward=True, limit=5)
+    back = _clause_words(before, backward=True, limit=_CLAUSE_LIMIT)
     if any(w in lexicon.NEGATORS for w in back):
         return "down"
     if back and back[0] in lexicon.LEVEL_MARKERS:
@@ -93,6 +95,8 @@ def _direction(before: str, after: str) -> Direction | None:
     for i, word in enumerate(back):
         if i + 1 < len(back) and back[i + 1] in lexicon.PHRASAL_HEADS:
             continue  # "turn down", "shut down": a verb, not a direction
+        if i and _attributive(back, i):
+            continue  # "Contracted carriers turn down …": an adjective of a noun
         found = _direction_of(word, None)
         if found:
             return found
@@ -102,6 +106,24 @@ def _direction(before: str, after: str) -> Direction | None:
         if found:
             return found
     return None
+
+
+_DETERMINERS = frozenset(
+    ["the", "a", "an", "their", "its", "our", "his", "her", "these", "those", "this", "that"]
+)
+_CLAUSE_LIMIT = 5
+
+
+def _attributive(back: list[str], i: int) -> bool:
+    """Is ``back[i]`` (words read backward from a number) a participle before the noun
+    and verb of its clause, opening it or after a determiner (``Contracted carriers
+    turn down …``, ``the reduced fleet carries …``), rather than a verb of the number
+    (``revenue contracted 5%``, ``Reduced churn by 5%``)?"""
+    opens = i + 1 == len(back) < _CLAUSE_LIMIT or (
+        i + 1 < len(back) and back[i + 1] in _DETERMINERS
+    )
+    subject = i >= 2 and language.noun(back[i - 1]) and language.verb(back[i - 2])
+    return opens and back[i].endswith("ed") and subject
 
 
 def _direction_of(word: str, following: str | None) -> Direction | None:
