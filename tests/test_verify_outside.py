@@ -27,7 +27,10 @@ DATA: dict[str, Any] = {
         {"home_1st_leg": "central norte", "1st_leg": "0 - 0", "2nd_leg": "3 - 2"},
         {"pick": "41", "player": "craig zimmer", "position": "lb", "college": "regina"},
         {"album": "avant que l'ombre", "length": "4:30", "year": "2005"},
+        {"date": "yqa 1984 - 06 - 09", "issue_dates": "14 november - 12 december"},
+        {"date": "3 / 30 / 07", "score": "1 - 8", "viewers": "6.66", "episodes": "22"},
     ],
+    "company_figures": {"orders_per_month": 3100000, "cart_items": 3.1},
     "vendors": {"analytics": "Google Analytics 4"},
     "stakeholders": [
         {
@@ -74,6 +77,19 @@ CASES: list[tuple[str, str, tuple[str, ...], Outcome]] = [
      ("findings[0].detail",), "undecided"),
     ("attributive participle", "Contract volume contracted 6.4% on the year.",
      ("findings[0].detail",), "fails"),
+    # dates as tables write them: spaced ISO and slashes, two dates run together
+    ("table dates", "it take place on june 9 , 1984", ("rows[4]",), "undecided"),
+    ("table dates", "it take place on june 9 , 1985", ("rows[4]",), "fails"),
+    ("table dates", "on march 30th , 2007 the score be 1 - 8", ("rows[5]",), "ok"),
+    ("table dates", "on march 30th , 2008 the score be 1 - 8", ("rows[5]",), "fails"),
+    ("table dates", "the issue date be from 14 november 12 december", ("rows[4]",), "ok"),
+    ("table dates", "the issue date be from 14 november 19 december", ("rows[4]",), "fails"),
+    # a count in millions against a fractional value whose field states no scale
+    ("stated scale", "the episode be see by 6.66 million viewer", ("rows[5]",), "undecided"),
+    ("stated scale", "the episode be see by 6.66 billion viewer", ("rows[5]",), "fails"),
+    ("stated scale", "the season have 22 million episode", ("rows[5]",), "fails"),
+    ("stated scale", "They process 3.1 billion orders a month.",
+     ("company_figures.orders_per_month",), "fails"),
 ]  # fmt: skip
 
 

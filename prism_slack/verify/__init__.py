@@ -16,7 +16,9 @@ The rules, in short (each module's docstring has the detail):
   (``derived``: difference, complement, sum, share, percent change); the arithmetic goes
   in ``ClaimVerdict.derivations``. A number that is part of a cited field's key, next to
   another word of that key (``1st place`` citing ``1st_prize``), names the field and needs
-  no value.
+  no value. Table dates read as tables write them (``1984 - 06 - 09``, ``3 / 30 / 07``);
+  a count in millions matches a fractional value whose field states no scale
+  (``6.66 million viewers`` ⊨ ``viewers: 6.66``).
 - **6 entity warrant** (``entities``): every name — capitalised, or a rare lower-case word
   (``language.rare``) — is in the cited values or is the prospect's; a sentence opener,
   a contraction (``They're``) or an imperative (``Ask Dana``) is not a name. A rare word

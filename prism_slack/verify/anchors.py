@@ -27,6 +27,9 @@ Matching rules, claim quantity ``c`` against a cited quantity ``v``:
 - scores: the value matches (as a number) and the scale is cited — a score written with
   that scale, a scale field (``scores.max``), or the same report sentence.
 - counts: a whole number also matches the size of a cited list or object.
+- stated scale: a count in millions (``6.66 million viewers``) matches a plain cited
+  value with a fraction whose field states no scale (``viewers: 6.66``); never money, a
+  unit, a percent, a billion or a whole cited number.
 - key words: a number that is part of a cited field's key (``1st`` of ``1st_prize``,
   ``28 aug`` of ``fri_28_aug``, ``1990 - 2000`` of ``percent_change_1990_2000``) and has
   another word of that key within ``KEY_REACH`` content words (``the prize money for 1st place``)
@@ -116,7 +119,29 @@ def candidates(c: Quantity, v: Quantity) -> list[Decimal]:
         return _converted(x, v.unit, c.unit)
     if v.kind is QKind.PERCENT:
         return [x, x / 100]
+    if _in_stated_scale(c, v):
+        return [x, x * MILLION]
     return [x]
+
+
+_IN_MILLIONS = re.compile(r"\d\s*(?:M|[Mm]n|[Mm]illions?)\b")
+MILLION = Decimal(10**6)
+
+
+def _in_stated_scale(c: Quantity, v: Quantity) -> bool:
+    """A count in millions (``6.66 million viewers``) against a plain cited value with a
+    fraction (``viewers: 6.66``) whose field states no scale: nobody counts 6.66 viewers,
+    so the value is already in millions (the usual scale of such counts; a billion stays
+    a slip). Money, units, percents and whole cited numbers never read so (``$98.5M`` ⊭
+    ``9,850,000``)."""
+    plain = c.kind is QKind.NUMBER and c.unit is None and v.kind is QKind.NUMBER
+    return (
+        plain
+        and v.unit is None
+        and not (v.fraction or v.from_path or v.is_scale)
+        and v.value != v.value.to_integral_value()
+        and _IN_MILLIONS.search(c.text) is not None
+    )
 
 
 FRACTION_ONLY = Decimal("0.1")

@@ -1,6 +1,8 @@
 """Dates and periods in text (rules 2 and 3 of the grammar in ``numbers``): ISO and
-slashed dates, month names (any case before a day or year), quarters, halves and fiscal
-years."""
+slashed dates (also spaced as table tokenizers write them: ``1984 - 06 - 09``,
+``3 / 30 / 07``; a report's two-digit year reads in either century), month names (any
+case before a day or year; ``14 november 12 december`` is two day-month dates), quarters,
+halves and fiscal years."""
 
 from __future__ import annotations
 
@@ -27,12 +29,27 @@ _ISO_DAY = re.compile(
     r"(?<![\w.])(\d{4})-(\d{2})-(\d{2})"
     r"(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?" + _END
 )
+_SPACED_ISO_DAY = re.compile(r"(?<![\w.])(\d{4}) - (0[1-9]|1[0-2]) - ([0-3]\d)" + _END)
+"""``1984 - 06 - 09``: an ISO date as a table tokenizer spaces it (month and day padded)."""
 _ISO_MONTH = re.compile(r"(?<![\w.])(\d{4})-(\d{2})" + _END + r"(?!-\d)")
 _YMD_SLASH = re.compile(r"(?<![\w./])(\d{4})/(\d{1,2})/(\d{1,2})(?![\w/])")
-_AMBIGUOUS_SLASH = re.compile(r"(?<![\w./])(\d{1,2})/(\d{1,2})/(\d{4}|\d{2})(?![\w/])")
-_MONTH_DAY = re.compile(
-    r"\b(" + _MONTH + r")\s+(\d{1,2})" + _ORD + r"(?:\s*,?\s+(\d{4}))?" + _END, re.I
+_AMBIGUOUS_SLASH = re.compile(
+    r"(?<![\w./])(\d{1,2})( ?)/\2(\d{1,2})\2/\2(\d{4}|\d{2})(?![\w/])(?! ?/)"
 )
+"""``03/09/2026``, and ``3 / 30 / 07`` as a table tokenizer spaces it."""
+_MONTH_DAY = re.compile(
+    r"\b("
+    + _MONTH
+    + r")\s+(\d{1,2})"
+    + _ORD
+    + r"(?:\s*,?\s+(\d{4}))?"
+    + _END
+    + r"(?!\s+"
+    + _MONTH
+    + r"(?![a-z]))",
+    re.I,
+)
+"""``March 9``, unless the day opens the next date (``14 november 12 december``)."""
 _DAY_MONTH = re.compile(
     r"(?<![\w.])(\d{1,2})"
     + _ORD
@@ -100,10 +117,15 @@ def dates(state: ScanState) -> None:
     for m in _YMD_SLASH.finditer(state.masked):
         y, mo, d = (int(g) for g in m.groups())
         _add_date(state, m, DatePoint(y, mo, d))
+    for m in _SPACED_ISO_DAY.finditer(state.masked):
+        y, mo, d = (int(g) for g in m.groups())
+        _add_date(state, m, DatePoint(y, mo, d))
     for m in _AMBIGUOUS_SLASH.finditer(state.masked):
-        a, b, yy = int(m.group(1)), int(m.group(2)), int(m.group(3))
-        y = yy + 2000 if yy < 100 else yy
-        _add_date(state, m, DatePoint(y, a, b), DatePoint(y, b, a))
+        a, b, yy = int(m.group(1)), int(m.group(3)), int(m.group(4))
+        years = [yy]
+        if yy < 100:  # a report's '07 may be 1907 or 2007; a claim's is 20yy
+            years = [2000 + yy, 1900 + yy] if state.report_text else [2000 + yy]
+        _add_date(state, m, *(DatePoint(y, *md) for y in years for md in ((a, b), (b, a))))
     for m in _MONTH_DAY.finditer(state.masked):
         year = int(m.group(3)) if m.group(3) else None
         _add_date(state, m, DatePoint(year, _month(m.group(1)), int(m.group(2))))
