@@ -29,6 +29,7 @@ DATA: dict[str, Any] = {
         {"album": "avant que l'ombre", "length": "4:30", "year": "2005"},
         {"date": "yqa 1984 - 06 - 09", "issue_dates": "14 november - 12 december"},
         {"date": "3 / 30 / 07", "score": "1 - 8", "viewers": "6.66", "episodes": "22"},
+        {"club": "tumble rfc", "played": "22", "won": "20", "lost": "2", "year": "1951"},
     ],
     "company_figures": {"orders_per_month": 3100000, "cart_items": 3.1},
     "vendors": {"analytics": "Google Analytics 4"},
@@ -90,6 +91,14 @@ CASES: list[tuple[str, str, tuple[str, ...], Outcome]] = [
     ("stated scale", "the season have 22 million episode", ("rows[5]",), "fails"),
     ("stated scale", "They process 3.1 billion orders a month.",
      ("company_figures.orders_per_month",), "fails"),
+    # a year after before / prior to / after is a bound, on a number or a date
+    ("year bound", "tumble rfc play in a season prior to 1956", ("rows[6]",), "undecided"),
+    ("year bound", "tumble rfc play in a season prior to 1950", ("rows[6]",), "fails"),
+    ("year bound", "it take place after 1980", ("rows[4]",), "undecided"),
+    ("year bound", "it take place before 1980", ("rows[4]",), "fails"),
+    # a score's scale may be another cited number field of the row
+    ("scale from a field", "tumble rfc win 20 out of 22 game", ("rows[6]",), "undecided"),
+    ("scale from a field", "tumble rfc win 20 out of 24 game", ("rows[6]",), "fails"),
 ]  # fmt: skip
 
 

@@ -18,7 +18,9 @@ The rules, in short (each module's docstring has the detail):
   another word of that key (``1st place`` citing ``1st_prize``), names the field and needs
   no value. Table dates read as tables write them (``1984 - 06 - 09``, ``3 / 30 / 07``);
   a count in millions matches a fractional value whose field states no scale
-  (``6.66 million viewers`` ⊨ ``viewers: 6.66``).
+  (``6.66 million viewers`` ⊨ ``viewers: 6.66``); ``before``/``prior to``/``after`` bound
+  a year; a score's scale may be another cited number field (``20 out of 22`` citing
+  ``won`` and ``played``).
 - **6 entity warrant** (``entities``): every name — capitalised, or a rare lower-case word
   (``language.rare``) — is in the cited values or is the prospect's; a sentence opener,
   a contraction (``They're``) or an imperative (``Ask Dana``) is not a name. A rare word

@@ -21,11 +21,13 @@ Matching rules, claim quantity ``c`` against a cited quantity ``v``:
   text that says it fell); ``rose 5%`` ⊭ -5.0; a claim with neither sign nor direction
   word is positive (``5% growth`` ⊭ -5.0).
 - dates: the claim's span must contain the cited one (``March 2026`` ⊨ 2026-03-09;
-  ``March 9, 2026`` ⊭ ``2026-03``; a year-like number ⊨ any date in that year).
+  ``March 9, 2026`` ⊭ ``2026-03``; a year-like number ⊨ any date in that year; a bounded
+  year, ``before 1990``, ⊨ a date whose year is within the bound).
 - periods: same quarter/half and year; a fiscal year needs a fiscal period; a calendar
   quarter or half also matches a cited date inside it.
 - scores: the value matches (as a number) and the scale is cited — a score written with
-  that scale, a scale field (``scores.max``), or the same report sentence.
+  that scale, a scale field (``scores.max``), the same report sentence, or another cited
+  number field of that value (``20 out of 22`` citing ``won: 20`` and ``played: 22``).
 - counts: a whole number also matches the size of a cited list or object.
 - stated scale: a count in millions (``6.66 million viewers``) matches a plain cited
   value with a fraction whose field states no scale (``viewers: 6.66``); never money, a
@@ -262,8 +264,11 @@ def _points(v: Quantity) -> tuple[DatePoint, ...]:
 
 def _date_match(c: Quantity, v: Quantity) -> bool:
     claimed = c.dates if c.kind is QKind.DATE else (DatePoint(int(c.value)),)
-    if c.kind is QKind.NUMBER and (c.direction or c.bound != "eq" or c.value < 0):
+    if c.kind is QKind.NUMBER and (c.direction or c.value < 0):
         return False
+    if c.kind is QKind.NUMBER and c.bound != "eq":  # "prior to 1956" of a cited date
+        years = [p.year for p in _points(v) if p.year is not None]
+        return any(_compare(c, c.value, Decimal(y), "eq") for y in years)
     if v.kind is QKind.PERIOD:  # a period warrants its year, and nothing finer
         year = v.period.year if v.period is not None else None
         return year is not None and any(p == DatePoint(year) for p in claimed)
@@ -323,17 +328,30 @@ def _score(q: Quantity, cited: Sequence[LeafFacts]) -> Anchoring:
                 value_leaves.append(leaf)
     if not value_leaves:
         return Anchoring(q, (), f"'{q.text}': the value {q.value} matches no cited value")
-    scale_cited = any(
-        v.kind is QKind.NUMBER and v.is_scale and v.value == q.scale
-        for leaf in cited
-        for v in leaf.quantities
-    ) or any(
-        leaf.is_text and any(v.kind is QKind.NUMBER and v.value == q.scale for v in leaf.quantities)
-        for leaf in value_leaves
+    scale_cited = (
+        any(
+            v.kind is QKind.NUMBER and v.is_scale and v.value == q.scale
+            for leaf in cited
+            for v in leaf.quantities
+        )
+        or any(
+            leaf.is_text
+            and any(v.kind is QKind.NUMBER and v.value == q.scale for v in leaf.quantities)
+            for leaf in value_leaves
+        )
+        or any(leaf not in value_leaves and _plain_whole(leaf, q.scale) for leaf in cited)
     )
     if not scale_cited:
         return Anchoring(q, (), f"'{q.text}': its scale {q.scale} is not in the cited fields")
     return Anchoring(q, tuple(value_leaves))
+
+
+def _plain_whole(leaf: LeafFacts, value: Decimal) -> bool:
+    """Is ``leaf`` a field holding just the number ``value`` (``played: 22``)?"""
+    if len(leaf.quantities) != 1:
+        return False
+    [v] = leaf.quantities
+    return v.kind is QKind.NUMBER and v.unit is None and v.value == value
 
 
 def _record(q: Quantity, cited: Sequence[LeafFacts], containers: Sequence[Container]) -> Anchoring:

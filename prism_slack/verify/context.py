@@ -1,7 +1,8 @@
 """The context of a number in its clause: a bound (``over``, ``at most``), a hedge
 (``about 1,200`` is 1,200 ± 50) and a direction (``fell``, ``was down``; a level after
 ``to``/``from``/``at``; ``turn down`` is a verb; a participle before a noun opening its
-clause, ``Contracted carriers``, is an adjective)."""
+clause, ``Contracted carriers``, is an adjective). A year after ``before``/``prior to``/
+``after`` is bounded (``prior to 1956`` ⊨ 1951)."""
 
 from __future__ import annotations
 
@@ -33,6 +34,8 @@ def with_context(text: str, quantities: list[Quantity]) -> list[Quantity]:
         next_start = quantities[i + 1].start if i + 1 < len(quantities) else len(text)
         before = text[prev_end : q.start]
         bound, hedge_len = _bound(before)
+        if bound == "eq" and q.year_like:
+            bound = _year_bound(before)
         tolerance = _hedged(q) if bound == "hedge" else q.tolerance
         direction = (
             None
@@ -59,6 +62,22 @@ def _bound(before: str) -> tuple[Bound | Literal["hedge"], int]:
     length = len(before) - m.start(1)
     bound = _BOUND_NAMES.get(lexicon.BOUNDS.get(phrase, ""))
     return (bound, length) if bound is not None else ("hedge", length)
+
+
+_YEAR_BOUNDS: dict[str, Bound] = {
+    "before": "lt", "prior to": "lt", "earlier than": "lt",
+    "after": "gt", "later than": "gt",
+}  # fmt: skip
+_YEAR_BOUND_TAIL = re.compile(
+    r"(?:^|\W)(" + "|".join(re.escape(p) for p in _YEAR_BOUNDS) + r")\s+(?:the\s+year\s+)?$",
+    re.I,
+)
+
+
+def _year_bound(before: str) -> Bound:
+    """``before 1956``, ``prior to 1956``, ``after 1985``: a bound on a year."""
+    m = _YEAR_BOUND_TAIL.search(before)
+    return _YEAR_BOUNDS[re.sub(r"\s+", " ", m.group(1).lower())] if m else "eq"
 
 
 def _hedged(q: Quantity) -> Decimal:
