@@ -1,8 +1,8 @@
 """Dates and periods in text (rules 2 and 3 of the grammar in ``numbers``): ISO and
-slashed dates (also spaced as table tokenizers write them: ``1984 - 06 - 09``,
-``3 / 30 / 07``; a report's two-digit year reads in either century), month names (any
-case before a day or year; ``14 november 12 december`` is two day-month dates), quarters,
-halves and fiscal years."""
+slashed dates, also spaced as table tokenizers write them (``1984 - 06 - 09``,
+``3 / 30 / 07``, ``08 - 02 - 2008``; a report's two-digit year reads in either century);
+dotted day-first dates (``14.09.07``); month names (any case before a day or year;
+``14 november 12 december`` is two day-month dates); quarters, halves and fiscal years."""
 
 from __future__ import annotations
 
@@ -29,8 +29,12 @@ _ISO_DAY = re.compile(
     r"(?<![\w.])(\d{4})-(\d{2})-(\d{2})"
     r"(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?" + _END
 )
-_SPACED_ISO_DAY = re.compile(r"(?<![\w.])(\d{4}) - (0[1-9]|1[0-2]) - ([0-3]\d)" + _END)
-"""``1984 - 06 - 09``: an ISO date as a table tokenizer spaces it (month and day padded)."""
+_SPACED_ISO_DAY = re.compile(r"(?<![\w.])(1[89]\d\d|20\d\d) - (\d{1,2}) - (\d{1,2})" + _END)
+"""``1984 - 06 - 09``, ``2014 - 02 - 1``: an ISO date as a table tokenizer spaces it."""
+_SPACED_DMY = re.compile(r"(?<![\w.])(\d{1,2}) - (\d{1,2}) - (1[89]\d\d|20\d\d)" + _END)
+"""``08 - 02 - 2008``: month-first or day-first, both readings kept."""
+_DOTTED = re.compile(r"(?<![\w.:])(\d{2})\.(\d{2})\.(\d{4}|\d{2})(?![\w.:])")
+"""``14.09.07``, ``19.10.1912``: a European day-first date."""
 _ISO_MONTH = re.compile(r"(?<![\w.])(\d{4})-(\d{2})" + _END + r"(?!-\d)")
 _YMD_SLASH = re.compile(r"(?<![\w./])(\d{4})/(\d{1,2})/(\d{1,2})(?![\w/])")
 _AMBIGUOUS_SLASH = re.compile(
@@ -120,12 +124,16 @@ def dates(state: ScanState) -> None:
     for m in _SPACED_ISO_DAY.finditer(state.masked):
         y, mo, d = (int(g) for g in m.groups())
         _add_date(state, m, DatePoint(y, mo, d))
+    for m in _SPACED_DMY.finditer(state.masked):
+        a, b, y = (int(g) for g in m.groups())
+        _add_date(state, m, DatePoint(y, a, b), DatePoint(y, b, a))
     for m in _AMBIGUOUS_SLASH.finditer(state.masked):
-        a, b, yy = int(m.group(1)), int(m.group(3)), int(m.group(4))
-        years = [yy]
-        if yy < 100:  # a report's '07 may be 1907 or 2007; a claim's is 20yy
-            years = [2000 + yy, 1900 + yy] if state.report_text else [2000 + yy]
+        a, b = int(m.group(1)), int(m.group(3))
+        years = _years(state, int(m.group(4)))
         _add_date(state, m, *(DatePoint(y, *md) for y in years for md in ((a, b), (b, a))))
+    for m in _DOTTED.finditer(state.masked):
+        d, mo = int(m.group(1)), int(m.group(2))
+        _add_date(state, m, *(DatePoint(y, mo, d) for y in _years(state, int(m.group(3)))))
     for m in _MONTH_DAY.finditer(state.masked):
         year = int(m.group(3)) if m.group(3) else None
         _add_date(state, m, DatePoint(year, _month(m.group(1)), int(m.group(2))))
@@ -138,6 +146,13 @@ def dates(state: ScanState) -> None:
         if m.group(1) == "May" and not _after_temporal_word(state.text, m.start()):
             continue
         _add_date(state, m, DatePoint(None, _month(m.group(1))))
+
+
+def _years(state: ScanState, yy: int) -> list[int]:
+    """A two-digit year: a report's '07 may be 1907 or 2007; a claim's is 20yy."""
+    if yy >= 100:
+        return [yy]
+    return [2000 + yy, 1900 + yy] if state.report_text else [2000 + yy]
 
 
 def _after_temporal_word(text: str, start: int) -> bool:

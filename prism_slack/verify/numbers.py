@@ -12,8 +12,10 @@ never a count; ``2026-03-09`` is a date, so ``03`` is never a number).
 2. dates        ``2026-03-09`` (and with a time), ``2026-03``, ``2026/03/09``,
                 ``03/09/2026`` (both month-first and day-first readings are kept),
                 ``March 9, 2026``, ``Mar. 9th 2026``, ``9 March 2026``, ``9th of March``,
-                ``March 2026``, ``March 9`` and a bare month name (a bare ``May`` only
-                after a temporal word such as ``in``). A bare month is capitalised; before
+                ``March 2026``, ``March 9``, table forms (``1984 - 06 - 09``,
+                ``3 / 30 / 07``, ``08 - 02 - 2008``, ``14.09.07``) and a bare month name
+                (a bare ``May`` only after a temporal word such as ``in``). A bare
+                month is capitalised; before
                 a day or a year any case reads (``march 15``, as tables write it).
 3. periods      ``Q1 2026``, ``Q1'26``, ``Q1-26``, ``Q1 FY26``, ``1Q26``, ``FY2025``,
                 ``FY 25``, ``FY2026 Q1``, ``fiscal 2025``, ``fiscal year 2025``, ``H1 2026``,
