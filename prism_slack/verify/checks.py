@@ -108,7 +108,11 @@ class ClaimContext:
     def lower_names(self) -> list[str]:
         """Names written in lower case: rare words (``language.NAME_ZIPF``) of a fact
         that are neither capitalised names, nor found in the cited evidence, the
-        prospect's names or the allowed terms (``they use shopify``)."""
+        prospect's names or the allowed terms (``they use shopify``). Not names: a
+        particle verb (``outscore``), a word with a common English form
+        (``language.english_form``: ``alumnus``, ``synced``), a contraction, a typo of a
+        cited word (``misspelt``), an elided word the cited value writes joined
+        (``l'ombre``)."""
         if self.claim.kind != "fact":
             return []  # coaching is advice: its rare words are its own
         evidence = self.content_evidence.words
