@@ -121,12 +121,13 @@ def dates(state: ScanState) -> None:
     for m in _YMD_SLASH.finditer(state.masked):
         y, mo, d = (int(g) for g in m.groups())
         _add_date(state, m, DatePoint(y, mo, d))
-    for m in _SPACED_ISO_DAY.finditer(state.masked):
-        y, mo, d = (int(g) for g in m.groups())
-        _add_date(state, m, DatePoint(y, mo, d))
-    for m in _SPACED_DMY.finditer(state.masked):
-        a, b, y = (int(g) for g in m.groups())
-        _add_date(state, m, DatePoint(y, a, b), DatePoint(y, b, a))
+    if " - " in state.masked:  # the spaced forms of tables
+        for m in _SPACED_ISO_DAY.finditer(state.masked):
+            y, mo, d = (int(g) for g in m.groups())
+            _add_date(state, m, DatePoint(y, mo, d))
+        for m in _SPACED_DMY.finditer(state.masked):
+            a, b, y = (int(g) for g in m.groups())
+            _add_date(state, m, DatePoint(y, a, b), DatePoint(y, b, a))
     for m in _AMBIGUOUS_SLASH.finditer(state.masked):
         a, b = int(m.group(1)), int(m.group(3))
         years = _years(state, int(m.group(4)))
