@@ -161,24 +161,24 @@ def particle_verb(word: str) -> bool:
 
 @lru_cache(maxsize=65536)
 def english_form(word: str) -> bool:
-    """Is ``word`` a form of an English word that is not rare: a lemma or inflection in
-    lemminflect's dictionary (``alumnus`` → alumni), a regular inflection of the word
-    (``quarterfinal`` → quarterfinals), or the word a regular ``-ed``/``-ing``/``-s``
-    ending was added to (``synced`` → sync)? Names have no such forms (``priyas``,
-    ``zendesks`` are as rare as the names)."""
+    """Is ``word`` a form of an English word that is not rare: its lemma or an irregular
+    inflection in lemminflect's dictionary (``authorizes`` → authorize, ``alumnus`` →
+    alumni), or the word a regular ``-ed``/``-ing`` ending was added to (``synced`` →
+    sync; not ``harding``: ``hard`` is no verb)? A plain ``-s`` plural does not count: a
+    name's plural is often common (``oiler`` → Oilers, ``kansa`` → Kansas), and names
+    have no other forms (``priyas``)."""
     from lemminflect import getAllInflections, getAllInflectionsOOV, getAllLemmas
 
-    def inflections(lemma: str) -> set[str]:
-        found = getAllInflections(lemma) or {
-            **getAllInflectionsOOV(lemma, "NOUN"),
-            **getAllInflectionsOOV(lemma, "VERB"),
-        }
-        return {form for forms in found.values() for form in forms}
-
     w = word.lower()
-    lemmas = {lemma for found in getAllLemmas(w).values() for lemma in found} | {w}
+    lemmas = {lemma for found in getAllLemmas(w).values() for lemma in found}
     base = stem(w)
-    if base != w and w in inflections(base):
-        lemmas.add(base)
-    related = set(lemmas).union(*(inflections(lemma) for lemma in lemmas)) - {w}
-    return any(not rare(form) for form in related)
+    if base != w and w.endswith(("ed", "ing")):
+        known = bool(getAllLemmas(base))  # a known word's verb forms, else the regular ones
+        regular = getAllInflections(base, "VERB") if known else getAllInflectionsOOV(base, "VERB")
+        if any(w in forms for forms in regular.values()):
+            lemmas.add(base)
+    forms = set(lemmas)
+    for lemma in lemmas | {w}:
+        forms.update(f for found in getAllInflections(lemma).values() for f in found)
+    forms -= {w, w + "s", w + "es"}
+    return any(not rare(form) for form in forms)
