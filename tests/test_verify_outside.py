@@ -34,6 +34,7 @@ DATA: dict[str, Any] = {
     ],
     "company_figures": {"orders_per_month": 3100000, "cart_items": 3.1},
     "vendors": {"analytics": "Google Analytics 4"},
+    "customers": {"top_10_share_pct": 41.0},
     "stakeholders": [
         {
             "name": "Kenji Morrow",
@@ -56,6 +57,11 @@ CASES: list[tuple[str, str, tuple[str, ...], Outcome]] = [
      ("rows[0]",), "fails"),
     ("key word", "central norte be home in the 1st leg", ("rows[1]",), "ok"),
     ("key word", "central norte be home in the 4th leg", ("rows[1]",), "fails"),
+    # a number a path names is a label: a plain number, never a percent
+    ("path label", "The top 10 customers make up 41% of revenue.",
+     ("customers.top_10_share_pct",), "undecided"),
+    ("path label", "The top 10 customers make up 10% of revenue.",
+     ("customers.top_10_share_pct",), "fails"),
     # a rare word with a common English form is no name; a rare word with none still is
     ("english form", "craig zimmer , a regina alumnus , play lb", ("rows[2]",), "undecided"),
     ("english form", "craig zimmer , a regina zorblat , play lb", ("rows[2]",), "fails"),

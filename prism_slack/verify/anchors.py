@@ -29,13 +29,16 @@ Matching rules, claim quantity ``c`` against a cited quantity ``v``:
   that scale, a scale field (``scores.max``), the same report sentence, or another cited
   number field of that value (``20 out of 22`` citing ``won: 20`` and ``played: 22``).
 - counts: a whole number also matches the size of a cited list or object.
+- path numbers: a number a field path names (``top_10_share_pct``) warrants only a plain
+  number (``top 10``), never a percent, an amount or a measure (``10%``).
 - stated scale: a count in millions (``6.66 million viewers``) matches a plain cited
   value with a fraction whose field states no scale (``viewers: 6.66``); never money, a
   unit, a percent, a billion or a whole cited number.
 - key words: a number that is part of a cited field's key (``1st`` of ``1st_prize``,
   ``28 aug`` of ``fri_28_aug``, ``1990 - 2000`` of ``percent_change_1990_2000``) and has
   another word of that key within ``KEY_REACH`` content words (``the prize money for 1st place``)
-  names the field, not a value: it needs no value of its own (``in_key``).
+  names the field, not a value: it needs no value of its own (``in_key``; plain numbers,
+  dates and records only: a percent or an amount is a value).
 """
 
 from __future__ import annotations
@@ -92,8 +95,12 @@ def matches(c: Quantity, v: Quantity) -> bool:
 
 
 def candidates(c: Quantity, v: Quantity) -> list[Decimal]:
-    """``v``'s value in ``c``'s terms (percent, money, unit); empty when incompatible."""
+    """``v``'s value in ``c``'s terms (percent, money, unit); empty when incompatible.
+    A number a path names (``top_10_share_pct``) is a label: it warrants only a plain
+    number (``top 10``), never a percent, an amount or a measure (``10%``)."""
     x = v.value
+    if v.from_path and (c.kind is not QKind.NUMBER or c.unit is not None):
+        return []
     if v.kind is QKind.SCORE:
         assert v.scale is not None
         if c.kind is QKind.PERCENT:
@@ -173,8 +180,9 @@ def in_key(q: Quantity, near: Sequence[str], cited: Sequence[LeafFacts]) -> Leaf
     """The cited field whose key ``q`` is part of, when ``near`` (the claim's content words
     within ``KEY_REACH`` of ``q``) holds another word of that key."""
     own = _KEY_TOKEN.findall(q.text.lower())
-    if not own:
-        return None
+    plain = q.kind is QKind.NUMBER and q.unit is None and q.currency is None
+    if not own or not (plain or q.kind in (QKind.DATE, QKind.RECORD)):
+        return None  # a percent or an amount is a value (``top 10 … 10%``), never a key
     for leaf in cited:
         key = key_tokens(leaf.path)
         others = {t for t in key if t.isalpha() and t not in own}
