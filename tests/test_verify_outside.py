@@ -31,6 +31,7 @@ DATA: dict[str, Any] = {
         {"date": "3 / 30 / 07", "score": "1 - 8", "viewers": "6.66", "episodes": "22"},
         {"club": "tumble rfc", "played": "22", "won": "20", "lost": "2", "year": "1951"},
         {"date": "14.09.07", "race_date": "08 - 02 - 2008", "final": "2014 - 02 - 1"},
+        {"place": "t3", "player": "mark carnevale", "points": "23"},
     ],
     "company_figures": {"orders_per_month": 3100000, "cart_items": 3.1},
     "vendors": {"analytics": "Google Analytics 4"},
@@ -112,6 +113,13 @@ CASES: list[tuple[str, str, tuple[str, ...], Outcome]] = [
     # a score's scale may be another cited number field of the row
     ("scale from a field", "tumble rfc win 20 out of 22 game", ("rows[6]",), "undecided"),
     ("scale from a field", "tumble rfc win 20 out of 24 game", ("rows[6]",), "fails"),
+    # a report's tied place (t3) is its number
+    ("tied place", "mark carnevale tie for 3rd place", ("rows[8]",), "undecided"),
+    ("tied place", "mark carnevale tie for 4th place", ("rows[8]",), "fails"),
+    # number words as a table tokenizer spaces them
+    ("spaced number words", "mark carnevale have twenty - three point", ("rows[8]",),
+     "undecided"),
+    ("spaced number words", "mark carnevale have twenty - four point", ("rows[8]",), "fails"),
 ]  # fmt: skip
 
 
