@@ -32,6 +32,7 @@ DATA: dict[str, Any] = {
         {"club": "tumble rfc", "played": "22", "won": "20", "lost": "2", "year": "1951"},
         {"date": "14.09.07", "race_date": "08 - 02 - 2008", "final": "2014 - 02 - 1"},
         {"place": "t3", "player": "mark carnevale", "points": "23"},
+        {"player": "tom kite", "years_for_jazz": "1980 - 85"},
     ],
     "company_figures": {"orders_per_month": 3100000, "cart_items": 3.1},
     "vendors": {"analytics": "Google Analytics 4"},
@@ -120,6 +121,9 @@ CASES: list[tuple[str, str, tuple[str, ...], Outcome]] = [
     ("spaced number words", "mark carnevale have twenty - three point", ("rows[8]",),
      "undecided"),
     ("spaced number words", "mark carnevale have twenty - four point", ("rows[8]",), "fails"),
+    # a year inside a cited span of years
+    ("year span", "tom kite play for the jazz in 1982", ("rows[9]",), "undecided"),
+    ("year span", "tom kite play for the jazz in 1987", ("rows[9]",), "fails"),
 ]  # fmt: skip
 
 

@@ -21,8 +21,9 @@ Matching rules, claim quantity ``c`` against a cited quantity ``v``:
   text that says it fell); ``rose 5%`` ⊭ -5.0; a claim with neither sign nor direction
   word is positive (``5% growth`` ⊭ -5.0).
 - dates: the claim's span must contain the cited one (``March 2026`` ⊨ 2026-03-09;
-  ``March 9, 2026`` ⊭ ``2026-03``; a year-like number ⊨ any date in that year; a bounded
-  year, ``before 1990``, ⊨ a date whose year is within the bound).
+  ``March 9, 2026`` ⊭ ``2026-03``; a year-like number ⊨ any date in that year, and a
+  year inside a cited span of years, ``1982`` ⊨ ``1980 - 85``; a bounded year,
+  ``before 1990``, ⊨ a date whose year is within the bound).
 - periods: same quarter/half and year; a fiscal year needs a fiscal period; a calendar
   quarter or half also matches a cited date inside it.
 - scores: the value matches (as a number) and the scale is cited — a score written with
@@ -87,7 +88,7 @@ def matches(c: Quantity, v: Quantity) -> bool:
     if c.kind is QKind.PERIOD:
         assert c.period is not None
         return _period_match(c.period, v)
-    if c.year_like and _date_match(c, v):
+    if c.year_like and (_date_match(c, v) or _in_year_span(c, v)):
         return True
     if c.unit is None and v.unit is not None and c.kind is QKind.NUMBER:
         c = replace(c, tolerance=Decimal(0))  # a number stated without its unit: exactly
@@ -281,6 +282,17 @@ def _date_match(c: Quantity, v: Quantity) -> bool:
         year = v.period.year if v.period is not None else None
         return year is not None and any(p == DatePoint(year) for p in claimed)
     return any(point.within(outer) for outer in claimed for point in _points(v))
+
+
+def _in_year_span(c: Quantity, v: Quantity) -> bool:
+    """Is the year ``c`` inside the cited span of years ``v`` (``1980 - 85``,
+    ``1966 - 2008``: a tenure or a run of seasons)? Only a plain year, stated exactly."""
+    if v.kind is not QKind.RECORD or len(v.parts) != 2 or c.bound != "eq" or c.direction:
+        return False
+    first, last = (int(p.value) for p in v.parts)
+    if last < 100:  # "1980 - 85": the last year's century is the first's
+        last += first - first % 100 + (100 if last < first % 100 else 0)
+    return 1800 <= first < last <= first + 100 and first <= int(c.value) <= last
 
 
 def _period_match(c: Period, v: Quantity) -> bool:
