@@ -5,14 +5,13 @@ participles that are not directions. Each rule is pinned by a true and a false e
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 import pytest
 
 from prism_slack import language
-from prism_slack.claims import Claim
 from prism_slack.reports.model import Report, build_report
-from prism_slack.verify import verify_claim
+from prism_slack.testing.verify_cases import Case, Outcome, one_sided, outcome
 
 DATA: dict[str, Any] = {
     "company": {"name": "Harbour Senior Tour", "aliases": []},
@@ -49,9 +48,7 @@ DATA: dict[str, Any] = {
     ],
 }
 
-Outcome = Literal["ok", "undecided", "fails"]
-
-CASES: list[tuple[str, str, tuple[str, ...], Outcome]] = [
+CASES: list[Case] = [
     # a number that is part of a cited key, next to another word of that key
     ("key word", "the prize money for the 1st place of the newport cup be 41500",
      ("rows[0]",), "undecided"),
@@ -132,13 +129,6 @@ def report() -> Report:
     return build_report("harbour", DATA)
 
 
-def outcome(report: Report, text: str, evidence: tuple[str, ...]) -> Outcome:
-    verdict = verify_claim(Claim(text=text, kind="fact", evidence=list(evidence)), report)
-    if not verdict.supported:
-        return "fails"
-    return "undecided" if verdict.undecided else "ok"
-
-
 @pytest.mark.parametrize(
     ("rule", "text", "evidence", "expected"),
     CASES,
@@ -151,10 +141,7 @@ def test_rule(
 
 
 def test_each_rule_has_a_true_and_a_false_example() -> None:
-    by_rule: dict[str, set[bool]] = {}
-    for rule, _, _, expected in CASES:
-        by_rule.setdefault(rule, set()).add(expected == "fails")
-    assert all(kinds == {True, False} for kinds in by_rule.values()), by_rule
+    assert one_sided(CASES) == {}
 
 
 @pytest.mark.parametrize(

@@ -36,10 +36,10 @@ Matching rules, claim quantity ``c`` against a cited quantity ``v``:
   value with a fraction whose field states no scale (``viewers: 6.66``); never money, a
   unit, a percent, a billion or a whole cited number.
 - key words: a number that is part of a cited field's key (``1st`` of ``1st_prize``,
-  ``28 aug`` of ``fri_28_aug``, ``1990 - 2000`` of ``percent_change_1990_2000``) and has
-  another word of that key within ``KEY_REACH`` content words (``the prize money for 1st place``)
-  names the field, not a value: it needs no value of its own (``in_key``; plain numbers,
-  dates and records only: a percent or an amount is a value).
+  ``28 aug`` of ``fri_28_aug``, ``1990 - 2000`` of ``percent_change_1990_2000``) with
+  another word of that key within ``KEY_REACH`` content words (``the prize money for
+  1st place``) names the field, not a value: it needs no value of its own (``in_key``;
+  plain numbers, dates and records only: a percent or an amount is a value).
 """
 
 from __future__ import annotations

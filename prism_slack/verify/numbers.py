@@ -15,8 +15,8 @@ never a count; ``2026-03-09`` is a date, so ``03`` is never a number).
                 ``March 2026``, ``March 9``, table forms (``1984 - 06 - 09``,
                 ``3 / 30 / 07``, ``08 - 02 - 2008``, ``14.09.07``) and a bare month name
                 (a bare ``May`` only after a temporal word such as ``in``). A bare
-                month is capitalised; before
-                a day or a year any case reads (``march 15``, as tables write it).
+                month is capitalised; before a day or a year any case reads
+                (``march 15``, as tables write it).
 3. periods      ``Q1 2026``, ``Q1'26``, ``Q1-26``, ``Q1 FY26``, ``1Q26``, ``FY2025``,
                 ``FY 25``, ``FY2026 Q1``, ``fiscal 2025``, ``fiscal year 2025``, ``H1 2026``,
                 ``first quarter of 2026``, ``second half of 2025``; a bare ``Q3``/``H1``.
