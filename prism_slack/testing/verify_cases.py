@@ -11,7 +11,10 @@ from prism_slack.reports.model import Report
 from prism_slack.verify import verify_claim
 
 Outcome = Literal["ok", "undecided", "fails"]
-Case = tuple[str, str, tuple[str, ...], Outcome]
+Expected = Literal["ok", "undecided", "fails", "supported"]
+"""``supported``: ``ok`` or ``undecided`` — for a rule of checks 5 and 6, whose true
+example must not fail, whatever check 7 then settles."""
+Case = tuple[str, str, tuple[str, ...], Expected]
 """(rule, claim text, cited paths, expected outcome)."""
 
 
@@ -21,6 +24,10 @@ def outcome(report: Report, text: str, evidence: tuple[str, ...]) -> Outcome:
     if not verdict.supported:
         return "fails"
     return "undecided" if verdict.undecided else "ok"
+
+
+def meets(got: Outcome, expected: Expected) -> bool:
+    return got != "fails" if expected == "supported" else got == expected
 
 
 def one_sided(cases: Iterable[Case]) -> dict[str, set[bool]]:
