@@ -145,6 +145,11 @@ def verb(word: str) -> bool:
     return bool(_parts_of_speech(word) & {"VERB", "AUX"})
 
 
+def noun(word: str) -> bool:
+    """Does English use ``word`` as a noun (``carriers``, ``fleet``)?"""
+    return "NOUN" in _parts_of_speech(word)
+
+
 @lru_cache(maxsize=65536)
 def plural_noun(word: str) -> bool:
     """Is ``word`` the plural of an English noun (``guests``, ``members``)?"""
@@ -165,3 +170,28 @@ def particle_verb(word: str) -> bool:
         if "ADV" in _parts_of_speech(head) and zipf(head) >= _PARTICLE_ZIPF and verb(rest):
             return True
     return False
+
+
+@lru_cache(maxsize=65536)
+def english_form(word: str) -> bool:
+    """Is ``word`` a form of an English word that is not rare: its lemma or an irregular
+    inflection in lemminflect's dictionary (``authorizes`` → authorize, ``alumnus`` →
+    alumni), or the word a regular ``-ed``/``-ing`` ending was added to (``synced`` →
+    sync; not ``harding``: ``hard`` is no verb)? A plain ``-s`` plural does not count: a
+    name's plural is often common (``oiler`` → Oilers, ``kansa`` → Kansas), and names
+    have no other forms (``priyas``)."""
+    from lemminflect import getAllInflections, getAllInflectionsOOV, getAllLemmas
+
+    w = word.lower()
+    lemmas = {lemma for found in getAllLemmas(w).values() for lemma in found}
+    base = stem(w)
+    if base != w and w.endswith(("ed", "ing")):
+        known = bool(getAllLemmas(base))  # a known word's verb forms, else the regular ones
+        regular = getAllInflections(base, "VERB") if known else getAllInflectionsOOV(base, "VERB")
+        if any(w in forms for forms in regular.values()):
+            lemmas.add(base)
+    forms = set(lemmas)
+    for lemma in lemmas | {w}:
+        forms.update(f for found in getAllInflections(lemma).values() for f in found)
+    forms -= {w, w + "s", w + "es"}
+    return any(not rare(form) for form in forms)

@@ -17,10 +17,19 @@ The rules, in short (each module's docstring has the detail):
   in ``ClaimVerdict.derivations``. A number before a cited list's name counts its items,
   only those its qualifiers pick (``counts``: ``two critical findings``); a period stated
   with a figure must be the cited date range as a whole (``8.91% in Q4 2025`` is no
-  full year's rate).
+  full year's rate). A number that is part of a cited field's key, next to
+  another word of that key (``1st place`` citing ``1st_prize``), names the field and needs
+  no value. Table dates read as tables write them (``1984 - 06 - 09``, ``3 / 30 / 07``);
+  a count in millions matches a fractional value whose field states no scale
+  (``6.66 million viewers`` ⊨ ``viewers: 6.66``); ``before``/``prior to``/``after`` bound
+  a year; a score's scale may be another cited number field (``20 out of 22`` citing
+  ``won`` and ``played``).
 - **6 entity warrant** (``entities``): every name — capitalised, or a rare lower-case word
   (``language.rare``) — is in the cited values or is the prospect's; a sentence opener,
-  a contraction (``They're``) or an imperative (``Ask Dana``) is not a name.
+  a contraction (``They're``) or an imperative (``Ask Dana``) is not a name. A rare word
+  with a common English form (``alumnus``/alumni, ``synced``/sync) is no name, nor is a
+  typo of a cited word or key (``poistion``: one edit, same first letter), nor an elided
+  word the cited value writes joined (``l'ombre``).
 - **7 attribute warrant** (``attributes``) fails only on positive evidence: the claim
   names a measure or field that another field holds and nothing the cited one holds, the
   field next to the cited one (``medicare`` citing ``medicaid_pct``), a contradicting

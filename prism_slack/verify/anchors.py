@@ -22,12 +22,25 @@ Matching rules, claim quantity ``c`` against a cited quantity ``v``:
   text that says it fell); ``rose 5%`` ⊭ -5.0; a claim with neither sign nor direction
   word is positive (``5% growth`` ⊭ -5.0).
 - dates: the claim's span must contain the cited one (``March 2026`` ⊨ 2026-03-09;
-  ``March 9, 2026`` ⊭ ``2026-03``; a year-like number ⊨ any date in that year).
+  ``March 9, 2026`` ⊭ ``2026-03``; a year-like number ⊨ any date in that year, and a
+  year inside a cited span of years, ``1982`` ⊨ ``1980 - 85``; a bounded year,
+  ``before 1990``, ⊨ a date whose year is within the bound).
 - periods: same quarter/half and year; a fiscal year needs a fiscal period; a calendar
   quarter or half also matches a cited date inside it.
 - scores: the value matches (as a number) and the scale is cited — a score written with
-  that scale, a scale field (``scores.max``), or the same report sentence.
+  that scale, a scale field (``scores.max``), the same report sentence, or another cited
+  number field of that value (``20 out of 22`` citing ``won: 20`` and ``played: 22``).
 - counts: a whole number also matches the size of a cited list or object.
+- path numbers: a number a field path names (``top_10_share_pct``) warrants only a plain
+  number (``top 10``), never a percent, an amount or a measure (``10%``).
+- stated scale: a count in millions (``6.66 million viewers``) matches a plain cited
+  value with a fraction whose field states no scale (``viewers: 6.66``); never money, a
+  unit, a percent, a billion or a whole cited number.
+- key words: a number that is part of a cited field's key (``1st`` of ``1st_prize``,
+  ``28 aug`` of ``fri_28_aug``, ``1990 - 2000`` of ``percent_change_1990_2000``) with
+  another word of that key within ``KEY_REACH`` content words (``the prize money for
+  1st place``) names the field, not a value: it needs no value of its own (``in_key``;
+  plain numbers, dates and records only: a percent or an amount is a value).
 """
 
 from __future__ import annotations
@@ -97,7 +110,7 @@ def matches(c: Quantity, v: Quantity, *, whole_periods: bool = False) -> bool:
     if c.kind is QKind.PERIOD:
         assert c.period is not None
         return _period_match(c.period, v, whole=whole_periods)
-    if c.year_like and _date_match(c, v):
+    if c.year_like and (_date_match(c, v) or _in_year_span(c, v)):
         return True
     if c.unit is None and v.unit is not None and c.kind is QKind.NUMBER:
         c = replace(c, tolerance=Decimal(0))  # a number stated without its unit: exactly
@@ -105,8 +118,12 @@ def matches(c: Quantity, v: Quantity, *, whole_periods: bool = False) -> bool:
 
 
 def candidates(c: Quantity, v: Quantity) -> list[Decimal]:
-    """``v``'s value in ``c``'s terms (percent, money, unit); empty when incompatible."""
+    """``v``'s value in ``c``'s terms (percent, money, unit); empty when incompatible.
+    A number a path names (``top_10_share_pct``) is a label: it warrants only a plain
+    number (``top 10``), never a percent, an amount or a measure (``10%``)."""
     x = v.value
+    if v.from_path and (c.kind is not QKind.NUMBER or c.unit is not None):
+        return []
     if v.kind is QKind.SCORE:
         assert v.scale is not None
         if c.kind is QKind.PERCENT:
@@ -134,7 +151,29 @@ def candidates(c: Quantity, v: Quantity) -> list[Decimal]:
         return _converted(x, v.unit, c.unit)
     if v.kind is QKind.PERCENT:
         return [x, x / 100]
+    if _in_stated_scale(c, v):
+        return [x, x * MILLION]
     return [x]
+
+
+_IN_MILLIONS = re.compile(r"\d\s*(?:M|[Mm]n|[Mm]illions?)\b")
+MILLION = Decimal(10**6)
+
+
+def _in_stated_scale(c: Quantity, v: Quantity) -> bool:
+    """A count in millions (``6.66 million viewers``) against a plain cited value with a
+    fraction (``viewers: 6.66``) whose field states no scale: nobody counts 6.66 viewers,
+    so the value is already in millions (the usual scale of such counts; a billion stays
+    a slip). Money, units, percents and whole cited numbers never read so (``$98.5M`` ⊭
+    ``9,850,000``)."""
+    plain = c.kind is QKind.NUMBER and c.unit is None and v.kind is QKind.NUMBER
+    return (
+        plain
+        and v.unit is None
+        and not (v.fraction or v.from_path or v.is_scale)
+        and v.value != v.value.to_integral_value()
+        and _IN_MILLIONS.search(c.text) is not None
+    )
 
 
 FRACTION_ONLY = Decimal("0.1")
@@ -144,6 +183,35 @@ FRACTION_ONLY = Decimal("0.1")
 BOUND_REACH = Decimal(10)
 """A bound off the cited value by more than this factor is a slip, not a bound
 (``up to 14 hours`` for 14 minutes, ``over 1,000`` for 1.2 million)."""
+
+
+KEY_REACH = 3
+"""How many content words either side of a number may hold the other words of the key
+it is part of."""
+
+_KEY_TOKEN = re.compile(r"[a-z0-9]+")
+
+
+def key_tokens(path: str) -> list[str]:
+    """The last key of ``path`` as lower-case tokens, digits kept (``rows[3]["1st_leg"]``
+    → 1st, leg; ``rows[6].fri_28_aug`` → fri, 28, aug)."""
+    keys = [k for k in re.split(r"[.\[\]\"]+", path) if k and not k.isdigit()]
+    return _KEY_TOKEN.findall(keys[-1].lower()) if keys else []
+
+
+def in_key(q: Quantity, near: Sequence[str], cited: Sequence[LeafFacts]) -> LeafFacts | None:
+    """The cited field whose key ``q`` is part of, when ``near`` (the claim's content words
+    within ``KEY_REACH`` of ``q``) holds another word of that key."""
+    own = _KEY_TOKEN.findall(q.text.lower())
+    plain = q.kind is QKind.NUMBER and q.unit is None and q.currency is None
+    if not own or not (plain or q.kind in (QKind.DATE, QKind.RECORD)):
+        return None  # a percent or an amount is a value (``top 10 … 10%``), never a key
+    for leaf in cited:
+        key = key_tokens(leaf.path)
+        others = {t for t in key if t.isalpha() and t not in own}
+        if all(t in key for t in own) and others & set(near):
+            return leaf
+    return None
 
 
 def _converted(x: Decimal, unit_from: str, unit_to: str) -> list[Decimal]:
@@ -238,14 +306,28 @@ def _points(v: Quantity) -> tuple[DatePoint, ...]:
 
 def _date_match(c: Quantity, v: Quantity) -> bool:
     claimed = c.dates if c.kind is QKind.DATE else (DatePoint(int(c.value)),)
-    if c.kind is QKind.NUMBER and (c.direction or c.bound != "eq" or c.value < 0):
+    if c.kind is QKind.NUMBER and (c.direction or c.value < 0):
         return False
+    if c.kind is QKind.NUMBER and c.bound != "eq":  # "prior to 1956" of a cited date
+        years = [p.year for p in _points(v) if p.year is not None]
+        return any(_compare(c, c.value, Decimal(y), "eq") for y in years)
     if v.kind is QKind.PERIOD and v.dates:  # a date range: its first and last days
         return any(point.within(outer) for outer in claimed for point in v.dates)
     if v.kind is QKind.PERIOD:  # a period warrants its year, and nothing finer
         year = v.period.year if v.period is not None else None
         return year is not None and any(p == DatePoint(year) for p in claimed)
     return any(point.within(outer) for outer in claimed for point in _points(v))
+
+
+def _in_year_span(c: Quantity, v: Quantity) -> bool:
+    """Is the year ``c`` inside the cited span of years ``v`` (``1980 - 85``,
+    ``1966 - 2008``: a tenure or a run of seasons)? Only a plain year, stated exactly."""
+    if v.kind is not QKind.RECORD or len(v.parts) != 2 or c.bound != "eq" or c.direction:
+        return False
+    first, last = (int(p.value) for p in v.parts)
+    if last < 100:  # "1980 - 85": the last year's century is the first's
+        last += first - first % 100 + (100 if last < first % 100 else 0)
+    return 1800 <= first < last <= first + 100 and first <= int(c.value) <= last
 
 
 def _period_match(c: Period, v: Quantity, *, whole: bool) -> bool:
@@ -314,17 +396,30 @@ def _score(q: Quantity, cited: Sequence[LeafFacts]) -> Anchoring:
                 value_leaves.append(leaf)
     if not value_leaves:
         return Anchoring(q, (), f"'{q.text}': the value {q.value} matches no cited value")
-    scale_cited = any(
-        v.kind is QKind.NUMBER and v.is_scale and v.value == q.scale
-        for leaf in cited
-        for v in leaf.quantities
-    ) or any(
-        leaf.is_text and any(v.kind is QKind.NUMBER and v.value == q.scale for v in leaf.quantities)
-        for leaf in value_leaves
+    scale_cited = (
+        any(
+            v.kind is QKind.NUMBER and v.is_scale and v.value == q.scale
+            for leaf in cited
+            for v in leaf.quantities
+        )
+        or any(
+            leaf.is_text
+            and any(v.kind is QKind.NUMBER and v.value == q.scale for v in leaf.quantities)
+            for leaf in value_leaves
+        )
+        or any(leaf not in value_leaves and _plain_whole(leaf, q.scale) for leaf in cited)
     )
     if not scale_cited:
         return Anchoring(q, (), f"'{q.text}': its scale {q.scale} is not in the cited fields")
     return Anchoring(q, tuple(value_leaves))
+
+
+def _plain_whole(leaf: LeafFacts, value: Decimal) -> bool:
+    """Is ``leaf`` a field holding just the number ``value`` (``played: 22``)?"""
+    if len(leaf.quantities) != 1:
+        return False
+    [v] = leaf.quantities
+    return v.kind is QKind.NUMBER and v.unit is None and v.value == value
 
 
 def _record(q: Quantity, cited: Sequence[LeafFacts], containers: Sequence[Container]) -> Anchoring:

@@ -1,6 +1,9 @@
 """Dates and periods in text (rules 2 and 3 of the grammar in ``numbers``): ISO and
-slashed dates, month names (any case before a day or year), date ranges, quarters, halves,
-calendar and fiscal years."""
+slashed dates, also spaced as table tokenizers write them (``1984 - 06 - 09``,
+``3 / 30 / 07``, ``08 - 02 - 2008``; a report's two-digit year reads in either century);
+dotted day-first dates (``14.09.07``); month names (any case before a day or year;
+``14 november 12 december`` is two day-month dates); date ranges (``2025-02-01 to
+2026-01-31``); quarters, halves, calendar and fiscal years."""
 
 from __future__ import annotations
 
@@ -30,12 +33,31 @@ _ISO_DAY = re.compile(
     r"(?<![\w.])(\d{4})-(\d{2})-(\d{2})"
     r"(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?" + _END
 )
+_SPACED_ISO_DAY = re.compile(r"(?<![\w.])(1[89]\d\d|20\d\d) - (\d{1,2}) - (\d{1,2})" + _END)
+"""``1984 - 06 - 09``, ``2014 - 02 - 1``: an ISO date as a table tokenizer spaces it."""
+_SPACED_DMY = re.compile(r"(?<![\w.])(\d{1,2}) - (\d{1,2}) - (1[89]\d\d|20\d\d)" + _END)
+"""``08 - 02 - 2008``: month-first or day-first, both readings kept."""
+_DOTTED = re.compile(r"(?<![\w.:])(\d{2})\.(\d{2})\.(\d{4}|\d{2})(?![\w.:])")
+"""``14.09.07``, ``19.10.1912``: a European day-first date."""
 _ISO_MONTH = re.compile(r"(?<![\w.])(\d{4})-(\d{2})" + _END + r"(?!-\d)")
 _YMD_SLASH = re.compile(r"(?<![\w./])(\d{4})/(\d{1,2})/(\d{1,2})(?![\w/])")
-_AMBIGUOUS_SLASH = re.compile(r"(?<![\w./])(\d{1,2})/(\d{1,2})/(\d{4}|\d{2})(?![\w/])")
-_MONTH_DAY = re.compile(
-    r"\b(" + _MONTH + r")\s+(\d{1,2})" + _ORD + r"(?:\s*,?\s+(\d{4}))?" + _END, re.I
+_AMBIGUOUS_SLASH = re.compile(
+    r"(?<![\w./])(\d{1,2})( ?)/\2(\d{1,2})\2/\2(\d{4}|\d{2})(?![\w/])(?! ?/)"
 )
+"""``03/09/2026``, and ``3 / 30 / 07`` as a table tokenizer spaces it."""
+_MONTH_DAY = re.compile(
+    r"\b("
+    + _MONTH
+    + r")\s+(\d{1,2})"
+    + _ORD
+    + r"(?:\s*,?\s+(\d{4}))?"
+    + _END
+    + r"(?!\s+"
+    + _MONTH
+    + r"(?![a-z]))",
+    re.I,
+)
+"""``March 9``, unless the day opens the next date (``14 november 12 december``)."""
 _DAY_MONTH = re.compile(
     r"(?<![\w.])(\d{1,2})"
     + _ORD
@@ -103,10 +125,20 @@ def dates(state: ScanState) -> None:
     for m in _YMD_SLASH.finditer(state.masked):
         y, mo, d = (int(g) for g in m.groups())
         _add_date(state, m, DatePoint(y, mo, d))
+    if " - " in state.masked:  # the spaced forms of tables
+        for m in _SPACED_ISO_DAY.finditer(state.masked):
+            y, mo, d = (int(g) for g in m.groups())
+            _add_date(state, m, DatePoint(y, mo, d))
+        for m in _SPACED_DMY.finditer(state.masked):
+            a, b, y = (int(g) for g in m.groups())
+            _add_date(state, m, DatePoint(y, a, b), DatePoint(y, b, a))
     for m in _AMBIGUOUS_SLASH.finditer(state.masked):
-        a, b, yy = int(m.group(1)), int(m.group(2)), int(m.group(3))
-        y = yy + 2000 if yy < 100 else yy
-        _add_date(state, m, DatePoint(y, a, b), DatePoint(y, b, a))
+        a, b = int(m.group(1)), int(m.group(3))
+        years = _years(state, int(m.group(4)))
+        _add_date(state, m, *(DatePoint(y, *md) for y in years for md in ((a, b), (b, a))))
+    for m in _DOTTED.finditer(state.masked):
+        d, mo = int(m.group(1)), int(m.group(2))
+        _add_date(state, m, *(DatePoint(y, mo, d) for y in _years(state, int(m.group(3)))))
     for m in _MONTH_DAY.finditer(state.masked):
         year = int(m.group(3)) if m.group(3) else None
         _add_date(state, m, DatePoint(year, _month(m.group(1)), int(m.group(2))))
@@ -149,6 +181,13 @@ def date_ranges(state: ScanState) -> None:
 
 
 _CALENDAR_YEAR = re.compile(r"\bcalendar(?:\s+year)?\s+(\d{4})" + _END, re.I)
+
+
+def _years(state: ScanState, yy: int) -> list[int]:
+    """A two-digit year: a report's '07 may be 1907 or 2007; a claim's is 20yy."""
+    if yy >= 100:
+        return [yy]
+    return [2000 + yy, 1900 + yy] if state.report_text else [2000 + yy]
 
 
 def _after_temporal_word(text: str, start: int) -> bool:

@@ -27,7 +27,10 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from functools import cached_property, lru_cache
+from itertools import pairwise
 from typing import NamedTuple
+
+from rapidfuzz.distance import OSA
 
 from prism_slack import language
 from prism_slack.claims import Answer, Claim
@@ -35,7 +38,15 @@ from prism_slack.language import stem, words
 from prism_slack.reports.model import Report
 from prism_slack.verdict import Check, Derivation, Reason
 from prism_slack.verify import concepts, lexicon
-from prism_slack.verify.anchors import Anchoring, anchor, anchor_count, countable, same_kind
+from prism_slack.verify.anchors import (
+    KEY_REACH,
+    Anchoring,
+    anchor,
+    anchor_count,
+    countable,
+    in_key,
+    same_kind,
+)
 from prism_slack.verify.attributes import (
     ContentEvidence,
     Findings,
@@ -65,6 +76,14 @@ INITIALS_ZIPF = 3.5
 out as the words it abbreviates (``net promoter score``)."""
 
 _LOWER_WORD = re.compile(r"\b[a-z]+\b")
+
+TYPO_MIN = 4
+"""Words shorter than this are never read as typos of one another."""
+
+
+def typo_edits(word: str) -> int:
+    """How many edits make a typo of a word this long: 1 up to 7 letters, then 2."""
+    return 1 if len(word) < 8 else 2
 
 
 class ClaimContext:
@@ -112,28 +131,54 @@ class ClaimContext:
     def lower_names(self) -> list[str]:
         """Names written in lower case: rare words (``language.NAME_ZIPF``) of a fact
         that are neither capitalised names, nor found in the cited evidence, the
-        prospect's names or the allowed terms (``they use shopify``)."""
+        prospect's names or the allowed terms (``they use shopify``). Not names: a
+        particle verb (``outscore``), a word with a common English form
+        (``language.english_form``: ``alumnus``, ``synced``), a contraction, a typo of a
+        cited word (``misspelt``), an elided word the cited value writes joined
+        (``l'ombre``)."""
         if self.claim.kind != "fact":
             return []  # coaching is advice: its rare words are its own
         evidence = self.content_evidence.words
+        lowered = self.found.text.lower()
         out = []
         for word in dict.fromkeys(_LOWER_WORD.findall(self.content_text)):
             if len(word) < 4 or word in concepts.NOT_CONTENT or not language.rare(word):
                 continue
-            if language.particle_verb(word):
-                continue  # ``outscore``, ``overspend``: a verb, not a name
+            if language.particle_verb(word) or language.english_form(word):
+                continue  # ``outscore``, ``alumnus`` (alumni), ``synced`` (sync): English
             if evidence.has(word) or self.name_evidence.contains(word):
                 continue
-            if f"{word}'" in self.found.text.lower() or self.misspelt(word):
+            if f"{word}'" in lowered or self.misspelt(word):
                 continue  # a contraction (``aren't``), or a typo of a cited word
+            elided = re.search(rf"\b([a-z]+)'{word}\b", lowered)
+            if elided and self.name_evidence.contains(elided.group(1) + word):
+                continue  # ``l'ombre``: one token of the cited ``avant que l'ombre``
             out.append(word)
         return out
 
     def misspelt(self, word: str) -> bool:
-        """A rare word one or two letters off a word of the cited evidence: a typo, left
-        undecided (it is not a name of its own, nor proof of one)."""
+        """A rare word a letter or two off a word of the cited evidence (its values, keys
+        and the prospect's names): a typo (``poistion`` citing ``position``), left
+        undecided (it is not a name of its own, nor proof of one). Compared whole, with
+        the same first letter, at most ``typo_edits`` edits (a swap of two letters is one);
+        or by stem (``difflib`` ratio 0.8)."""
         stems = sorted(self.content_evidence.words.stems)
-        return bool(difflib.get_close_matches(stem(word), stems, n=1, cutoff=0.8))
+        if difflib.get_close_matches(stem(word), stems, n=1, cutoff=0.8):
+            return True
+        limit = typo_edits(word)
+        return any(
+            token[0] == word[0] and OSA.distance(word, token, score_cutoff=limit) <= limit
+            for token in self.evidence_tokens
+        )
+
+    @cached_property
+    def evidence_tokens(self) -> frozenset[str]:
+        """The whole name tokens of the cited values, keys and the prospect's names."""
+        out: set[str] = set()
+        for squashed in self.name_evidence.texts:
+            bounds = sorted(squashed.bounds)
+            out.update(squashed.text[a:b] for a, b in pairwise(bounds))
+        return frozenset(t for t in out if len(t) >= TYPO_MIN)
 
     @cached_property
     def anchorings(self) -> list[Anchoring]:
@@ -155,10 +200,13 @@ class ClaimContext:
             a = anchor(q, self.cited, self.containers, whole_periods=figures)
             derivation = None
             if a.problem is not None:
-                near = (
-                    words(masked[: q.start])[-RELATION_REACH:]
-                    + words(masked[q.end :])[:RELATION_REACH]
-                )
+                before, after = words(masked[: q.start]), words(masked[q.end :])
+                if in_key(
+                    q, _content(before)[-KEY_REACH:] + _content(after)[:KEY_REACH], self.cited
+                ):
+                    out.append(Anchoring(q, ()))  # ``1st`` of ``1st_prize``: a key word
+                    continue
+                near = before[-RELATION_REACH:] + after[:RELATION_REACH]
                 derivation = derive(q, self.cited, relations_named(near))
                 if derivation is None and len(self.found.quantities) == 1:
                     far = relations_named(words(masked))
@@ -311,6 +359,10 @@ class ClaimContext:
         return bool(required or self.found.identifiers or self.names)
 
 
+def _content(tokens: list[str]) -> list[str]:
+    return [t for t in tokens if t not in language.STOP_WORDS]
+
+
 @lru_cache(maxsize=64)
 def _allowed_evidence(allowed: frozenset[str]) -> NameEvidence:
     terms = sorted(t for t in allowed if t.strip())
@@ -374,6 +426,7 @@ def check_entity_warrant(ctx: ClaimContext) -> list[str]:
         f"identifier '{span.text}' appears in {where}{_closest(identifier_key(span), evidence)}"
         for span in ctx.found.identifiers
         if not evidence.contains(identifier_key(span))
+        and not evidence.abbreviates(identifier_key(span))
     ]
     return problems
 

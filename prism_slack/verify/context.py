@@ -1,6 +1,8 @@
 """The context of a number in its clause: a bound (``over``, ``at most``), a hedge
 (``about 1,200`` is 1,200 ± 50) and a direction (``fell``, ``was down``; a level after
-``to``/``from``/``at``; ``turn down`` is a verb)."""
+``to``/``from``/``at``; ``turn down`` is a verb; a participle before a noun opening its
+clause, ``Contracted carriers``, is an adjective). A year after ``before``/``prior to``/
+``after`` is bounded (``prior to 1956`` ⊨ 1951)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from dataclasses import replace
 from decimal import Decimal
 from typing import Literal
 
+from prism_slack import language
 from prism_slack.language import words
 from prism_slack.verify import lexicon
 from prism_slack.verify.quantity import Bound, Direction, QKind, Quantity
@@ -31,6 +34,8 @@ def with_context(text: str, quantities: list[Quantity]) -> list[Quantity]:
         next_start = quantities[i + 1].start if i + 1 < len(quantities) else len(text)
         before = text[prev_end : q.start]
         bound, hedge_len = _bound(before)
+        if bound == "eq" and q.year_like:
+            bound = _year_bound(before)
         tolerance = _hedged(q) if bound == "hedge" else q.tolerance
         direction = (
             None
@@ -59,6 +64,22 @@ def _bound(before: str) -> tuple[Bound | Literal["hedge"], int]:
     return (bound, length) if bound is not None else ("hedge", length)
 
 
+_YEAR_BOUNDS: dict[str, Bound] = {
+    "before": "lt", "prior to": "lt", "earlier than": "lt",
+    "after": "gt", "later than": "gt",
+}  # fmt: skip
+_YEAR_BOUND_TAIL = re.compile(
+    r"(?:^|\W)(" + "|".join(re.escape(p) for p in _YEAR_BOUNDS) + r")\s+(?:the\s+year\s+)?$",
+    re.I,
+)
+
+
+def _year_bound(before: str) -> Bound:
+    """``before 1956``, ``prior to 1956``, ``after 1985``: a bound on a year."""
+    m = _YEAR_BOUND_TAIL.search(before)
+    return _YEAR_BOUNDS[re.sub(r"\s+", " ", m.group(1).lower())] if m else "eq"
+
+
 def _hedged(q: Quantity) -> Decimal:
     """Tolerance of a hedged integer: its trailing zeros are not significant."""
     digits = re.sub(r"\D", "", q.text.split(".")[0])
@@ -85,7 +106,7 @@ def _clause_words(segment: str, *, backward: bool, limit: int) -> list[str]:
 
 
 def _direction(before: str, after: str) -> Direction | None:
-    back = _clause_words(before, backward=True, limit=5)
+    back = _clause_words(before, backward=True, limit=_CLAUSE_LIMIT)
     if any(w in lexicon.NEGATORS for w in back):
         return "down"
     if back and back[0] in lexicon.LEVEL_MARKERS:
@@ -93,6 +114,8 @@ def _direction(before: str, after: str) -> Direction | None:
     for i, word in enumerate(back):
         if i + 1 < len(back) and back[i + 1] in lexicon.PHRASAL_HEADS:
             continue  # "turn down", "shut down": a verb, not a direction
+        if i and _attributive(back, i):
+            continue  # "Contracted carriers turn down …": an adjective of a noun
         found = _direction_of(word, None)
         if found:
             return found
@@ -102,6 +125,24 @@ def _direction(before: str, after: str) -> Direction | None:
         if found:
             return found
     return None
+
+
+_DETERMINERS = frozenset(
+    ["the", "a", "an", "their", "its", "our", "his", "her", "these", "those", "this", "that"]
+)
+_CLAUSE_LIMIT = 5
+
+
+def _attributive(back: list[str], i: int) -> bool:
+    """Is ``back[i]`` (words read backward from a number) a participle before the noun
+    and verb of its clause, opening it or after a determiner (``Contracted carriers
+    turn down …``, ``the reduced fleet carries …``), rather than a verb of the number
+    (``revenue contracted 5%``, ``Reduced churn by 5%``)?"""
+    opens = i + 1 == len(back) < _CLAUSE_LIMIT or (
+        i + 1 < len(back) and back[i + 1] in _DETERMINERS
+    )
+    subject = i >= 2 and language.noun(back[i - 1]) and language.verb(back[i - 2])
+    return opens and back[i].endswith("ed") and subject
 
 
 def _direction_of(word: str, following: str | None) -> Direction | None:

@@ -43,6 +43,9 @@ acronym's plural (``OTAs``) is warranted by the acronym.
   words, in the prospect's name, aliases, legal name or domain, or in an ``allowed`` term
   (``Maria`` in ``Maria Chen`` passes; ``Maria Lopez`` against ``Maria Chen`` and
   ``Daniel Lopez`` does not); or
+- an acronym (``CVHP``) or an identifier (``GA4``) spells the initials of consecutive
+  words of one cited value, a number among them written whole (``Google Analytics 4``);
+- a name run on past a possessive (``Kenji's Azure``) is warranted when each side is;
 - the name splits into pieces each of which is a *complete* name of the evidence (a
   capitalised run of a cited value, a short cited value, a path key, the prospect's
   names, an allowed term) or a word that is never a name by itself (role, connector,
@@ -57,6 +60,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from itertools import pairwise
 
 from prism_slack import language
 from prism_slack.verify import concepts, lexicon
@@ -67,6 +71,8 @@ _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:['.\-&][A-Za-z0-9]+)*|&")
 _OPENERS = frozenset(".!?:;\"'([{\n•")
 _ACRONYM_PLURAL = re.compile(r"[A-Z]{2,}s")
 """An acronym's plural (``OTAs``, ``KPIs``): warranted by the acronym."""
+_ACRONYM = re.compile(r"[A-Z]{2,}")
+_POSSESSIVE = re.compile(r"['’]s$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,13 +103,47 @@ class NameEvidence:
     units: frozenset[str]
 
     def warrants(self, name: Name) -> bool:
-        if self.contains(name.squashed) or _segments(name.parts, self.units):
+        return self._warrants(name.parts)
+
+    def _warrants(self, parts: tuple[NamePart, ...]) -> bool:
+        squashed = squash_name(" ".join(p.text for p in parts))
+        if self.contains(squashed) or _segments(parts, self.units):
             return True
-        last = name.parts[-1].text
-        return _ACRONYM_PLURAL.fullmatch(last) is not None and self.contains(name.squashed[:-1])
+        last = parts[-1].text
+        if _ACRONYM_PLURAL.fullmatch(last) and self.contains(squashed[:-1]):
+            return True
+        if len(parts) == 1 and _ACRONYM.fullmatch(last):
+            return self.abbreviates(squashed)
+        cut = next((i for i, p in enumerate(parts[:-1]) if _POSSESSIVE.search(p.text)), None)
+        return (
+            cut is not None
+            and self._warrants(parts[: cut + 1])
+            and self._warrants(parts[cut + 1 :])
+        )
 
     def contains(self, squashed: str) -> bool:
         return squashed in self.units or any(t.contains(squashed) for t in self.texts)
+
+    def abbreviates(self, key: str) -> bool:
+        """Is ``key`` the initials of two or more consecutive words of one evidence text,
+        a number among them written whole (``ga4``: Google Analytics 4)?"""
+        if sum(c.isalpha() for c in key) < 2:
+            return False
+        for text in self.texts:
+            bounds = sorted(text.bounds)
+            pieces = [
+                token if token.isdigit() else token[0]
+                for token in (text.text[a:b] for a, b in pairwise(bounds))
+            ]
+            for i in range(len(pieces)):
+                spelt = ""
+                for j in range(i, len(pieces)):
+                    spelt += pieces[j]
+                    if not key.startswith(spelt):
+                        break
+                    if spelt == key and j > i:
+                        return True
+        return False
 
 
 def _capitalised(token: str) -> bool:

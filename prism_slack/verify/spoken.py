@@ -2,7 +2,7 @@
 score, record, range and clock strings taken whole (``7 - 8``, ``1:56.85``); shares in
 words (``seven in ten``, ``one call in eight``, ``a third``, ``three quarters``, ``half``),
 ``a dozen``, ``nine and a half``, ``half a million``; and number words (``twenty-five
-thousand``)."""
+thousand``, ``twenty - three`` as tables space it; ``eleven - nine`` is two numbers)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,9 @@ from prism_slack.verify.quantity import _SCALES, UNITS, QKind, Quantity, ScanSta
 
 _NUMBER_WORD_ALT = "|".join(sorted(lexicon.NUMBER_WORDS, key=len, reverse=True))
 _NUMBER_WORD = re.compile(
-    r"(?<![\w-])(" + _NUMBER_WORD_ALT + r")(?:[-\s](one|two|three|four|five|six|seven|eight|"
+    r"(?<![\w-])("
+    + _NUMBER_WORD_ALT
+    + r")(?:(?:-|\s|(?<=ty) - )(one|two|three|four|five|six|seven|eight|"
     r"nine))?(?:\s+(thousand|million|billion))?(?![\w])",
     re.I,
 )
@@ -152,7 +154,9 @@ def _spoken_value(phrase: str) -> tuple[Decimal, str | None]:
 
 
 def number_words(state: ScanState) -> None:
-    for m in _NUMBER_WORD.finditer(state.masked):
+    pos = 0
+    while (m := _NUMBER_WORD.search(state.masked, pos)) is not None:
+        pos = m.end()
         first = m.group(1).lower()
         optional = first in lexicon.OPTIONAL_NUMBER_WORDS and not state.report_text
         end = m.end()
@@ -161,7 +165,7 @@ def number_words(state: ScanState) -> None:
         if after.startswith("-") and not unit_word:
             continue
         if m.group(2) and first not in _TENS:
-            end = m.end(1)  # "two three": two numbers, not one
+            end = pos = m.end(1)  # "two three", "six-four": two numbers, not one
         amount, scale_word = _spoken_value(state.text[m.start() : end])
         tolerance = Decimal("0.5") * (_SCALES[scale_word] if scale_word else 1)
         start = m.start()
