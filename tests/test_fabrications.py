@@ -19,6 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from prism_slack import language
 from prism_slack.claims import Claim
 from prism_slack.reports.model import Report, build_report
 from prism_slack.verdict import Check, Rung
@@ -285,6 +286,7 @@ def _unknown(name: str) -> bool:
         and low not in lexicon.ROLE_WORDS | lexicon.LEGAL_SUFFIXES | lexicon.CONNECTORS
         and not concepts.all_concepts([low])
         and not low.endswith(lexicon.ORDINARY_SUFFIXES)
+        and not (language.noun(low) or language.verb(low))  # "Attempts" opening a sentence
     )
 
 
