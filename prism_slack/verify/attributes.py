@@ -103,7 +103,7 @@ def _clause(found: Scan, q: Quantity) -> tuple[list[str], list[str]]:
     before_words = words(before)
     opened_at = q.start - len(before)
     previous = next((p for p in found.quantities if p.end == opened_at), None)
-    if previous is not None and _measured(previous) and before_words:
+    if previous is not None and measured(previous) and before_words:
         before_words = before_words[1:]  # "1,874 customers process 3.1M …": not 3.1M's noun
     back: list[str] = []
     for word in reversed(before_words):
@@ -130,7 +130,7 @@ def clause_measures(found: Scan, start: int, end: int) -> frozenset[str]:
     return concepts.measures(back + ahead)
 
 
-def _measured(q: Quantity) -> bool:
+def measured(q: Quantity) -> bool:
     """Amounts are bound to what they measure; dates, periods and years only qualify."""
     return q.kind in (QKind.NUMBER, QKind.PERCENT, QKind.CURRENCY, QKind.SCORE) and not (
         q.year_like
@@ -249,7 +249,7 @@ def binding_problems(
     """
     out = Findings()
     for a in anchorings:
-        if not a.sources or not _measured(a.quantity) or a.derivation is not None:
+        if not a.sources or not measured(a.quantity) or a.derivation is not None:
             continue  # a derived figure's relation, not its clause, says what it is
         back, ahead = _clause(found, a.quantity)
         near = [
@@ -485,3 +485,153 @@ def content_missing(text: str, evidence: ContentEvidence) -> tuple[int, list[str
             continue
         missing.append(word)
     return total, missing
+
+
+@dataclass(frozen=True, slots=True)
+class Stated:
+    """A value the claim states — an anchored quantity or a cited text cell's words —
+    at ``start:end`` of the claim, with the cited fields that hold it."""
+
+    start: int
+    end: int
+    text: str
+    sources: tuple[LeafFacts, ...]
+    amount: bool = True
+    """A number (else the words of a text cell)."""
+
+
+_TOKEN = re.compile(MASK + r"+|[a-z][a-z0-9]*|\S")
+_SKIPPED = frozenset("()")
+_WORD = re.compile(r"[a-z][a-z0-9]*")
+RUN_WORDS = 4
+"""At most this many words next to a value name what it is."""
+UNIT_WORDS = 2
+"""At most this many words right after a number, with no link word, name it
+(``0 wsop earnings``; later words are the rest of the sentence)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Naming:
+    """The words around a stated value: ``near`` (every word of the runs right before and
+    after it, which may name its own field) and ``naming`` (those that, by their place,
+    say what it is, which may name another field)."""
+
+    near: list[str]
+    naming: list[str]
+
+
+def naming_runs(masked: str, stated: Sequence[Stated]) -> list[Naming]:
+    """For each stated value, the runs of content words right before and after it, past
+    link words only (``lexicon.RELATION_LINKS``: ``a crowd of 11.11 (77)``, ``footscray
+    be the home team``), passing over values that share a field with it (``11.11 (77)``).
+
+    A run names the value (``Naming.naming``) unless its place says otherwise: a run
+    that another value sits against on its far side names that one (``20 in round 5``);
+    ``the K of V`` is V's K, not V (``the mascot of west central``; ``a position of ray
+    rissmiller`` is V); a text value followed by a word with no link is its subject
+    (``keith clearwater place at t7``); a number's unlinked noun is at most
+    ``UNIT_WORDS``; ``in`` and ``at`` link forward after ``be`` only (``be in the
+    north``); a value written right against another one is part of a longer name."""
+    tokens = [(m.start(), m.group(0)) for m in _TOKEN.finditer(masked.lower())]
+    owner = [
+        next((i for i, s in enumerate(stated) if s.start <= a < s.end), None) for a, _ in tokens
+    ]
+
+    def word(k: int) -> str:
+        return tokens[k][1] if 0 <= k < len(tokens) else ""
+
+    def valued(k: int) -> bool:
+        return 0 <= k < len(tokens) and (owner[k] is not None or word(k)[0] == MASK)
+
+    def content(k: int) -> bool:
+        w = word(k)
+        return (
+            not valued(k)
+            and w[:1].isalpha()
+            and len(w) > 1
+            and not (w in language.STOP_WORDS or w in lexicon.CLAUSE_BREAKS)
+        )
+
+    def skip(n: int, k: int, step: int) -> int:
+        """Past parentheses and values that share a field with value ``n``."""
+        paths = {leaf.path for leaf in stated[n].sources}
+        while 0 <= k < len(tokens):
+            o = owner[k]
+            if word(k) not in _SKIPPED and (
+                o is None or not {leaf.path for leaf in stated[o].sources} & paths
+            ):
+                break
+            k += step
+        return k
+
+    def run(n: int, i: int, step: int) -> tuple[list[str], bool]:
+        k, links = skip(n, i, step), []
+        while word(k) in lexicon.RELATION_LINKS:
+            links.append(word(k))
+            k += step
+        place = {"in", "at"} & set(links)
+        if place and (step < 0 or not set(links) & lexicon.BE_VERBS):
+            return [], False  # "the home team at lake oval": where, not what
+        found: list[int] = []
+        while content(k) and len(found) < RUN_WORDS:
+            found.append(k)
+            k += step
+        if step > 0 and not links and stated[n].amount and len(found) > UNIT_WORDS:
+            return [word(j) for j in found], False  # "(9) score high rebound": a verb
+        far = k
+        while word(far) in lexicon.RELATION_LINKS:
+            far += step
+        names = bool(found) and not valued(far)
+        if step < 0 and links[:1] == ["of"] and word(k) not in ("a", "an"):
+            names = False  # "the mascot of west central": west central's mascot
+        if step > 0 and not links and not stated[n].amount:
+            names = False  # "keith clearwater place at t7": a verb, not a name
+        return [word(j) for j in sorted(found)], names
+
+    out = []
+    for n in range(len(stated)):
+        inside = [k for k, o in enumerate(owner) if o == n]
+        if not inside:
+            out.append(Naming([], []))
+            continue
+        before, before_names = run(n, inside[0] - 1, -1)
+        after, after_names = run(n, inside[-1] + 1, 1)
+        if valued(skip(n, inside[-1] + 1, 1)):
+            before_names = False  # "chassis model scania k360ua": a longer name
+        if valued(skip(n, inside[0] - 1, -1)):
+            after_names = False
+        naming = (before if before_names else []) + (after if after_names else [])
+        out.append(Naming(before + after, naming))
+    return out
+
+
+def stated_cells(text: str, cited: Sequence[LeafFacts], values: Mapping[str, str]) -> list[Stated]:
+    """The cited text cells (at most ``CELL_WORDS`` words, one not very common English)
+    whose words the claim writes in a row, longest first, with every cited cell of the same
+    value; ``values``: each leaf's text."""
+    spots = [(m.start(), m.end(), stem(m.group(0))) for m in _WORD.finditer(text.lower())]
+    by_span: dict[tuple[int, int], list[LeafFacts]] = {}
+    for leaf in cited:
+        value = values.get(leaf.path)
+        if value is None or any(not q.from_path for q in leaf.quantities):
+            continue
+        value_words = _WORD.findall(value.lower())
+        if not value_words or len(value_words) > STATED_CELL_WORDS:
+            continue
+        if all(language.zipf(w) >= VALUE_ZIPF or w in language.STOP_WORDS for w in value_words):
+            continue
+        keys = [stem(w) for w in value_words]
+        for i in range(len(spots) - len(keys) + 1):
+            if all(spots[i + j][2] == k for j, k in enumerate(keys)):
+                span = (spots[i][0], spots[i + len(keys) - 1][1])
+                by_span.setdefault(span, []).append(leaf)
+    out: list[Stated] = []
+    for (a, b), leaves in sorted(by_span.items(), key=lambda kv: kv[0][0] - kv[0][1]):
+        if any(s.start <= a and b <= s.end for s in out):
+            continue
+        out.append(Stated(a, b, text[a:b], tuple(leaves), amount=False))
+    return out
+
+
+STATED_CELL_WORDS = 6
+"""A cited text cell of at most this many words is a value a claim may state."""

@@ -23,6 +23,7 @@ Check 1 (the answer parses; zero claims is never a pass) is about a whole answer
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import replace
@@ -39,16 +40,20 @@ from prism_slack.verify.anchors import Anchoring, anchor, same_kind
 from prism_slack.verify.attributes import (
     ContentEvidence,
     Findings,
+    Stated,
     binding_problems,
     content_problems,
     measure_problems,
+    measured,
+    naming_runs,
     quantifier_problems,
+    stated_cells,
     swap_problems,
 )
 from prism_slack.verify.derived import derive, relations_named
 from prism_slack.verify.entities import Name, NameEvidence, find_names, identifier_key
 from prism_slack.verify.index import Container, LeafFacts, VerifierIndex, index_for
-from prism_slack.verify.numbers import MASK, Scan, scan
+from prism_slack.verify.numbers import MASK, Quantity, Scan, scan
 from prism_slack.verify.text import path_words, spell_initials, squash_name, squash_text
 
 MAX_POINTERS = 8
@@ -194,6 +199,7 @@ class ClaimContext:
             )
             out.problems += swap_problems(text, evidence, self.cited, index.records, index.cells)
             out.problems += self.crossed_records()
+            out.problems += self.renamed_values()
             out.problems += self.trend_problems()
             out.problems += quantifier_problems(words(text), self.cited)
             out.extend(content_problems(text, evidence, anchored=self.anchored))
@@ -238,6 +244,38 @@ class ClaimContext:
                     )
         return problems
 
+    def renamed_values(self) -> list[str]:
+        """A value the claim states — an anchored amount or a cited text cell — whose
+        naming words (``naming_runs``) name the key of another field next to the one that
+        holds it better than that one's (``VerifierIndex.renamed``): ``footscray have a
+        crowd of 11.11 (77)`` when 11.11 (77) is the away team's score; ``footscray be the
+        home team`` when footscray is ``away_team``."""
+        holds: list[Callable[[LeafFacts], bool]] = []
+        stated: list[Stated] = []
+        for a in self.anchorings:
+            sources = tuple(s for s in a.sources if isinstance(s, LeafFacts))
+            if sources and a.derivation is None and measured(a.quantity):
+                q = a.quantity
+                stated.append(Stated(q.start, q.end, q.text, sources))
+                holds.append(functools.partial(_holds_amount, q))
+        for cell in stated_cells(self.found.masked, self.cited, self.index.texts):
+            if not any(cell.start < s.end and s.start < cell.end for s in stated):
+                stated.append(cell)
+                holds.append(_holds_text)
+        problems = []
+        runs = naming_runs(self.found.masked, stated)
+        for value, run, could_hold in zip(stated, runs, holds, strict=True):
+            if not run.naming:
+                continue
+            rival = self.index.renamed(value.sources, (run.near, run.naming), could_hold)
+            if rival is not None:
+                own = ", ".join(leaf.path for leaf in value.sources)
+                problems.append(
+                    f"'{value.text}' is {own}, but the claim calls it "
+                    f"{' '.join(run.naming)!r}, which names {rival}"
+                )
+        return problems
+
     def trend_problems(self) -> list[str]:
         """A direction word anywhere in the claim (``grew``, ``up from the prior year``,
         ``slid``) about a measure whose change the report states with the other sign
@@ -276,6 +314,16 @@ class ClaimContext:
         """Does the claim carry anything the hard checks can anchor (number, name, id)?"""
         required = [q for q in self.found.quantities if not q.optional]
         return bool(required or self.found.identifiers or self.names)
+
+
+def _holds_amount(q: Quantity, leaf: LeafFacts) -> bool:
+    """Could ``leaf`` hold the amount ``q``: a value of the same kind?"""
+    return any(same_kind(q, v) for v in leaf.quantities)
+
+
+def _holds_text(leaf: LeafFacts) -> bool:
+    """Could ``leaf`` hold a text cell's value: a text with no figure in it?"""
+    return leaf.is_text and not any(not q.from_path for q in leaf.quantities)
 
 
 @lru_cache(maxsize=64)

@@ -8,12 +8,14 @@ vocabulary. Verifying a claim then only looks things up; nothing is parsed twice
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from prism_slack import language
 from prism_slack.evidence import Leaf, canonical_path, join_key
 from prism_slack.language import stem, words
 from prism_slack.reports.model import Report
@@ -152,6 +154,10 @@ FIELD_WORD_MAX_LEAVES = 6
 words (``personalization``, ``churn``, ``search``) name fields; words in many keys only
 shape them (and ``lexicon.GENERIC_FIELD_WORDS`` never name one)."""
 
+DISTINCT_KEY_SHARE = 1 / 3
+"""A key word held by at most this share of the report's keys is distinctive enough to
+point a value to another field (``home`` and ``away``, not ``team``)."""
+
 ENVELOPE_KEYS = frozenset({"report", "company.name", "company.aliases", "company.legal_name",
                            "company.domain"})  # fmt: skip
 """Fields that describe the document or name the prospect, not its measures and tools."""
@@ -248,6 +254,28 @@ def _key_words(key: str) -> frozenset[str]:
     )
 
 
+def _last_key(path: str) -> str:
+    """A leaf's own key, without list indexes (``rows[3].away_team_score`` →
+    ``away_team_score``)."""
+    return re.sub(r"\[\d+\]", "", path).rpartition(".")[2]
+
+
+def _naming_stems(key: str) -> frozenset[str]:
+    """Stems of every word of a key that can name it (``written_by`` → ``written``)."""
+    return frozenset(
+        stem(w) for w in path_words(key) if not w.isdigit() and w not in language.STOP_WORDS
+    )
+
+
+def _key_weights(paths: Iterable[str]) -> dict[str, float]:
+    """How distinctive each key word is among the report's distinct keys (a list's column
+    counts once): ``log(keys / keys holding it)``. ``team`` in four of seven columns says
+    little; ``crowd``, ``home`` or ``away`` say a lot."""
+    keys = {_last_key(p) for p in paths}
+    counts: Counter[str] = Counter(w for key in keys for w in _naming_stems(key))
+    return {w: math.log(len(keys) / n) for w, n in counts.items()}
+
+
 def _key_concepts(key: str) -> frozenset[str]:
     return concepts.all_concepts(path_words(key))
 
@@ -286,6 +314,11 @@ class VerifierIndex:
         self.named_by_container: frozenset[str] = frozenset().union(
             *(c.concepts for c in self.containers.values())
         )
+        self.key_weights = _key_weights(self.leaves)
+        self.texts: dict[str, str] = {
+            leaf.path: leaf.value for leaf in evidence if isinstance(leaf.value, str)
+        }
+        """Each text leaf's value, for the values a claim states (check 7's relation rule)."""
         self.records = _records(self.leaves.values())
         self.cells = _cells(self.leaves.values())
         self.trends = _trends(self.leaves.values())
@@ -330,6 +363,46 @@ class VerifierIndex:
                 if stems & other and not named_mine and holds(self.leaves[path]):
                     return path
         return None
+
+    def key_fit(self, path: str, said: frozenset[str]) -> float:
+        """How well the stems ``said`` name the key of ``path``: the weight of its words
+        they name, less the weight of those they leave out."""
+        own = _naming_stems(_last_key(path))
+        return sum(self.key_weights.get(w, 0.0) * (1 if w in said else -1) for w in own)
+
+    def renamed(
+        self,
+        own: Sequence[LeafFacts],
+        words_: tuple[Sequence[str], Sequence[str]],
+        holds: Callable[[LeafFacts], bool],
+    ) -> str | None:
+        """The field next to ``own`` (same parent) whose key the naming words of
+        ``words_`` (near, naming: ``attributes.Naming``) name better than its near words
+        name any of ``own``'s, by a word none of ``own``'s keys
+        has that is distinctive (``DISTINCT_KEY_SHARE``), and that could hold the value
+        (``holds``): ``a crowd of 11.11 (77)`` when 11.11 (77) is ``away_team_score``;
+        else ``None``. Words of the value's own cell (``+ 4 laps``) name nothing else."""
+        cell = frozenset().union(
+            *(leaf.stems - {stem(w) for w in path_words(leaf.path)} for leaf in own)
+        )
+        near_words, naming = words_
+        stems = frozenset(stem(w) for w in naming) - cell
+        mine = {leaf.path for leaf in own}
+        own_words = frozenset().union(*(_naming_stems(_last_key(p)) for p in mine))
+        near = frozenset(stem(w) for w in near_words)
+        ours = max(self.key_fit(p, near) for p in mine)
+        floor = math.log(1 / DISTINCT_KEY_SHARE)
+        best: tuple[float, str] | None = None
+        for parent in sorted({p.rpartition(".")[0] for p in mine}):
+            for path in self.children.get(parent, ()):
+                named = (_naming_stems(_last_key(path)) & stems) - own_words
+                if path in mine or not any(self.key_weights[w] >= floor for w in named):
+                    continue
+                fit = self.key_fit(path, stems)
+                better = fit > ours and fit > 0 and (best is None or fit > best[0])
+                if better and holds(self.leaves[path]):
+                    best = (fit, path)
+        return best[1] if best is not None else None
 
     def rivals(
         self, tokens: Iterable[str], holds: Callable[[LeafFacts], bool]

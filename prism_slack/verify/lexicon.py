@@ -65,6 +65,11 @@ CLAUSE_BREAKS = _words(
 )
 """Words that end a number's context window: what comes after one is another clause."""
 
+BE_VERBS = _words("be is are was were been")
+RELATION_LINKS = _words("be is are was were been the a an as of by in at")
+"""Words that may stand between a value and the words naming what it is (``a crowd of
+11.11``, ``footscray be the home team``): check 7's relation rule looks past them."""
+
 NEGATIVE_SENSE = _words("loss losses decline declines decrease decreases drop drops deficit")
 """Path words that make a positive stored value a decrease (``net_loss_usd``)."""
 
