@@ -237,3 +237,65 @@ def test_number_words_are_valued(n: int, scale: str) -> None:
     [q] = scan(text, report_text=True).quantities
     factor = {"thousand": 1000, "million": 10**6, "": 1}[scale]
     assert q.value == n * factor
+
+
+# --- check 7: a value the claim names as another field of its record ---------------------
+
+RELATION_DATA: dict[str, Any] = {
+    "company": {"name": "1931 vfl season", "aliases": [], "domain": "vfl.example"},
+    "report": {"id": "R-3", "generated_at": "2026-03-09"},
+    "metrics": {"mobile_share_pct": 71.3, "conversion_rate_pct": 2.1, "aov_usd": 84},
+    "rows": [
+        {"home_team": "st kilda", "home_team_score": "7.10 (52)", "away_team": "footscray",
+         "away_team_score": "11.11 (77)", "venue": "junction oval", "crowd": "17000"},
+        {"home_team": "richmond", "home_team_score": "13.8 (86)", "away_team": "collingwood",
+         "away_team_score": "16.9 (105)", "venue": "punt road oval", "crowd": "21000"},
+    ],
+    "teams": [
+        {"skip": "michelle englot", "third": "deanna doig", "second": "roberta materi",
+         "lead": "cindy simmons", "city": "regina"},
+    ],
+}  # fmt: skip
+
+RELATION_CASES: list[tuple[str, str, tuple[str, ...], Outcome]] = [
+    # a figure whose naming words name another field of its row
+    ("amount", "footscray have an away team score of 11.11 (77)", ("rows[0]",), "ok"),
+    ("amount", "footscray have a crowd of 11.11 (77)", ("rows[0]",), "fails"),
+    ("amount", "crowd 21000 have an away team score of 16.9 (105)", ("rows[1]",), "undecided"),
+    ("amount", "crowd 21000 have a home team score of 16.9 (105)", ("rows[1]",), "fails"),
+    ("amount", "Their mobile share is 71.3%.", ("metrics.mobile_share_pct",), "ok"),
+    ("amount", "Their mobile conversion rate is 71.3%.", ("metrics.mobile_share_pct",), "fails"),
+    # a text cell named as another column of its row; "at" says where, not what
+    ("cell", "footscray be the away team at junction oval", ("rows[0]",), "ok"),
+    ("cell", "the home team at junction oval be st kilda", ("rows[0]",), "ok"),
+    ("cell", "footscray be the home team at junction oval", ("rows[0]",), "fails"),
+    ("cell", "the skip with a lead of cindy simmons be michelle englot", ("teams[0]",), "ok"),
+    ("cell", "the skip with a second of cindy simmons be michelle englot", ("teams[0]",),
+     "fails"),
+    # "a K of V" says V is a K; "the K of V" is V's K
+    ("of", "the skip of regina be michelle englot", ("teams[0]",), "ok"),
+    ("of", "michelle englot be the skip with a city of cindy simmons", ("teams[0]",), "fails"),
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def season() -> Report:
+    return build_report("season", RELATION_DATA)
+
+
+@pytest.mark.parametrize(
+    ("rule", "text", "evidence", "expected"),
+    RELATION_CASES,
+    ids=[f"{rule}: {text}" for rule, text, _, _ in RELATION_CASES],
+)
+def test_relation_rule(
+    season: Report, rule: str, text: str, evidence: tuple[str, ...], expected: Outcome
+) -> None:
+    assert outcome(season, text, *evidence) == expected
+
+
+def test_each_relation_rule_has_a_true_and_a_false_example() -> None:
+    by_rule: dict[str, set[bool]] = {}
+    for rule, _, _, expected in RELATION_CASES:
+        by_rule.setdefault(rule, set()).add(expected == "fails")
+    assert all(kinds == {True, False} for kinds in by_rule.values()), by_rule

@@ -503,6 +503,7 @@ class Stated:
 _TOKEN = re.compile(MASK + r"+|[a-z][a-z0-9]*|\S")
 _SKIPPED = frozenset("()")
 _WORD = re.compile(r"[a-z][a-z0-9]*")
+_PLACES = frozenset({"in", "at"})
 RUN_WORDS = 4
 """At most this many words next to a value name what it is."""
 UNIT_WORDS = 2
@@ -569,7 +570,7 @@ def naming_runs(masked: str, stated: Sequence[Stated]) -> list[Naming]:
         while word(k) in lexicon.RELATION_LINKS:
             links.append(word(k))
             k += step
-        place = {"in", "at"} & set(links)
+        place = _PLACES & set(links)
         if place and (step < 0 or not set(links) & lexicon.BE_VERBS):
             return [], False  # "the home team at lake oval": where, not what
         found: list[int] = []
@@ -579,7 +580,7 @@ def naming_runs(masked: str, stated: Sequence[Stated]) -> list[Naming]:
         if step > 0 and not links and stated[n].amount and len(found) > UNIT_WORDS:
             return [word(j) for j in found], False  # "(9) score high rebound": a verb
         far = k
-        while word(far) in lexicon.RELATION_LINKS:
+        while word(far) in lexicon.RELATION_LINKS - _PLACES:
             far += step
         names = bool(found) and not valued(far)
         if step < 0 and links[:1] == ["of"] and word(k) not in ("a", "an"):
