@@ -255,6 +255,11 @@ RELATION_DATA: dict[str, Any] = {
         {"skip": "michelle englot", "third": "deanna doig", "second": "roberta materi",
          "lead": "cindy simmons", "city": "regina"},
     ],
+    "players": [
+        {"player": "robert allenby", "country": "australia"},
+        {"player": "tiger woods", "country": "united states"},
+        {"player": "ernie els", "country": "south africa"},
+    ],
 }  # fmt: skip
 
 RELATION_CASES: list[tuple[str, str, tuple[str, ...], Outcome]] = [
@@ -275,6 +280,10 @@ RELATION_CASES: list[tuple[str, str, tuple[str, ...], Outcome]] = [
     # "a K of V" says V is a K; "the K of V" is V's K
     ("of", "the skip of regina be michelle englot", ("teams[0]",), "ok"),
     ("of", "michelle englot be the skip with a city of cindy simmons", ("teams[0]",), "fails"),
+    # another row's multi-word cell, written whole, however common its words
+    ("phrase", "robert allenby represent australia", ("players[0]",), "undecided"),
+    ("phrase", "robert allenby represent the united state", ("players[0]",), "fails"),
+    ("phrase", "tiger woods represent the united states", ("players[1]",), "undecided"),
 ]  # fmt: skip
 
 

@@ -59,7 +59,7 @@ from prism_slack.language import stem, words
 from prism_slack.verify import concepts, lexicon
 from prism_slack.verify.anchors import Anchoring, matches
 from prism_slack.verify.concepts import WordSet
-from prism_slack.verify.index import Container, LeafFacts
+from prism_slack.verify.index import Container, ItemStems, LeafFacts, Phrases, phrase_stems
 from prism_slack.verify.numbers import MASK, QKind, Quantity, Scan
 from prism_slack.verify.text import path_words
 
@@ -319,7 +319,9 @@ def swap_problems(
     evidence: ContentEvidence,
     cited: Sequence[LeafFacts],
     records: Mapping[str, Sequence[frozenset[str]]],
+    *,
     cells: Mapping[str, Mapping[str, Mapping[int, frozenset[str]]]] | None = None,
+    phrases: tuple[Phrases, ItemStems] | None = None,
 ) -> list[str]:
     """Rule 4: a content word that is not in the cited evidence but is a distinctive word
     of *another* item of a cited list (another row, finding, stakeholder) points to that
@@ -339,7 +341,7 @@ def swap_problems(
         head, _, index = record[:-1].rpartition("[")
         if head in records and index.isdigit():
             items.setdefault(head, set()).add(int(index))
-    problems = []
+    problems = _phrase_swaps(text, items, cells or {}, *(phrases or ({}, {})))
     roles = concepts.all_concepts(words(text)) & lexicon.ROLE_CONCEPTS - evidence.concepts
     for role in sorted(roles):  # "the Chief Digital Officer" of another stakeholder
         for head, mine in items.items():
@@ -431,6 +433,37 @@ def _column_swap(
                     f"{head}[{min(mine)}].{column}"
                 )
     return None
+
+
+def _phrase_swaps(
+    text: str,
+    items: Mapping[str, set[int]],
+    cells: Mapping[str, Mapping[str, Mapping[int, frozenset[str]]]],
+    phrases: Phrases,
+    held_stems: ItemStems,
+) -> list[str]:
+    """Another item's multi-word cell written whole (``robert allenby represent the united
+    state`` when another row's country is ``united states``), in a column where the cited
+    item holds something else, with a word the cited evidence does not hold."""
+    tokens = phrase_stems(text)
+    for head, mine in items.items():
+        starts = phrases.get(head, {})
+        for i, first in enumerate(tokens):
+            for stems, j, column in starts.get(first, ()):
+                if j in mine or tuple(tokens[i : i + len(stems)]) != stems:
+                    continue
+                held = cells.get(head, {}).get(column, {})
+                if not any(k in held and held[k] != frozenset(stems) for k in mine):
+                    continue
+                own = set().union(*(held_stems.get(head, {}).get(k, set()) for k in mine))
+                if all(s.isdigit() or s in own for s in stems):
+                    continue
+                phrase = " ".join(stems)
+                return [
+                    f"'{phrase}' is {head}[{j}].{column}, not the cited "
+                    f"{head}[{min(mine)}].{column}"
+                ]
+    return []
 
 
 OFF_TOPIC_WORDS = 3

@@ -197,7 +197,14 @@ class ClaimContext:
                     lambda words: index.sibling_swap(words, self.cited, self.could_hold),
                 )
             )
-            out.problems += swap_problems(text, evidence, self.cited, index.records, index.cells)
+            out.problems += swap_problems(
+                text,
+                evidence,
+                self.cited,
+                index.records,
+                cells=index.cells,
+                phrases=(index.phrases, index.item_stems),
+            )
             out.problems += self.crossed_records()
             out.problems += self.renamed_values()
             out.problems += self.trend_problems()

@@ -232,6 +232,43 @@ def _cells(leaves: Iterable[LeafFacts]) -> dict[str, dict[str, dict[int, frozens
     return out
 
 
+PHRASE_WORDS = (2, 6)
+"""A list item's text cell of this many words (fewest, most) is a phrase a claim may
+state whole (``united states``, ``south korea``), however common its words."""
+
+_TOKEN = re.compile(r"[a-z0-9]+")
+
+
+def phrase_stems(text: str) -> tuple[str, ...]:
+    """The stems of a text's words and digit runs, in order (``united states`` →
+    ``unit``, ``state``): how a cell phrase is found in a claim."""
+    return tuple(stem(t) for t in _TOKEN.findall(text.lower()))
+
+
+Phrases = dict[str, dict[str, list[tuple[tuple[str, ...], int, str]]]]
+"""List → first stem → (the phrase's stems, item, column) of each multi-word cell."""
+ItemStems = dict[str, dict[int, set[str]]]
+"""List → item → the ``phrase_stems`` of all its text cells."""
+
+
+def _phrases(leaves: Iterable[Leaf]) -> tuple[Phrases, ItemStems]:
+    out: Phrases = {}
+    held: ItemStems = {}
+    for leaf in leaves:
+        end = leaf.path.rfind("]")
+        if end == -1 or not isinstance(leaf.value, str):
+            continue
+        head, _, index = leaf.path[:end].rpartition("[")
+        column = leaf.path[end + 1 :].lstrip(".")
+        stems = phrase_stems(leaf.value)
+        if index.isdigit():
+            held.setdefault(head, {}).setdefault(int(index), set()).update(stems)
+        fewest, most = PHRASE_WORDS
+        if index.isdigit() and column and "." not in column and fewest <= len(stems) <= most:
+            out.setdefault(head, {}).setdefault(stems[0], []).append((stems, int(index), column))
+    return out, held
+
+
 def _trends(leaves: Iterable[LeafFacts]) -> dict[str, list[tuple[str, int]]]:
     """Measure concept → (path, sign) of each change field that measures it
     (``financials.revenue_growth_pct = -5.0`` → ``revenue``: the report's trend)."""
@@ -321,6 +358,7 @@ class VerifierIndex:
         """Each text leaf's value, for the values a claim states (check 7's relation rule)."""
         self.records = _records(self.leaves.values())
         self.cells = _cells(self.leaves.values())
+        self.phrases, self.item_stems = _phrases(evidence)
         self.trends = _trends(self.leaves.values())
         self.children: dict[str, list[str]] = {}
         """Parent path → the leaf paths directly under it (``financials.payer_mix``)."""
