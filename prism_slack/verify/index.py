@@ -352,6 +352,13 @@ class VerifierIndex:
             *(c.concepts for c in self.containers.values())
         )
         self.key_weights = _key_weights(self.leaves)
+        self.key_stems = {path: _naming_stems(_last_key(path)) for path in self.leaves}
+        """Each leaf's key words, stemmed (``rows[3].away_team`` → ``away``, ``team``)."""
+        self.key_holders: dict[tuple[str, str], list[str]] = {}
+        """(parent path, key stem) → the leaves under that parent whose key has it."""
+        for path, key_stems in self.key_stems.items():
+            for w in key_stems:
+                self.key_holders.setdefault((path.rpartition(".")[0], w), []).append(path)
         self.texts: dict[str, str] = {
             leaf.path: leaf.value for leaf in evidence if isinstance(leaf.value, str)
         }
@@ -405,8 +412,8 @@ class VerifierIndex:
     def key_fit(self, path: str, said: frozenset[str]) -> float:
         """How well the stems ``said`` name the key of ``path``: the weight of its words
         they name, less the weight of those they leave out."""
-        own = _naming_stems(_last_key(path))
-        return sum(self.key_weights.get(w, 0.0) * (1 if w in said else -1) for w in own)
+        weights = self.key_weights
+        return sum(weights.get(w, 0.0) * (1 if w in said else -1) for w in self.key_stems[path])
 
     def renamed(
         self,
@@ -416,30 +423,36 @@ class VerifierIndex:
     ) -> str | None:
         """The field next to ``own`` (same parent) whose key the naming words of
         ``words_`` (near, naming: ``attributes.Naming``) name better than its near words
-        name any of ``own``'s, by a word none of ``own``'s keys
-        has that is distinctive (``DISTINCT_KEY_SHARE``), and that could hold the value
-        (``holds``): ``a crowd of 11.11 (77)`` when 11.11 (77) is ``away_team_score``;
-        else ``None``. Words of the value's own cell (``+ 4 laps``) name nothing else."""
+        name any of ``own``'s, by a word none of ``own``'s keys has that is distinctive
+        (``DISTINCT_KEY_SHARE``), and that could hold the value (``holds``): ``a crowd of
+        11.11 (77)`` when 11.11 (77) is ``away_team_score``; else ``None``. Words of the
+        value's own cell (``+ 4 laps``) name nothing else."""
         cell = frozenset().union(
             *(leaf.stems - {stem(w) for w in path_words(leaf.path)} for leaf in own)
         )
         near_words, naming = words_
         stems = frozenset(stem(w) for w in naming) - cell
         mine = {leaf.path for leaf in own}
-        own_words = frozenset().union(*(_naming_stems(_last_key(p)) for p in mine))
+        own_words = frozenset().union(*(self.key_stems[p] for p in mine))
+        floor = math.log(1 / DISTINCT_KEY_SHARE)
+        distinct = [w for w in stems - own_words if self.key_weights.get(w, 0.0) >= floor]
+        candidates = {
+            path
+            for parent in {p.rpartition(".")[0] for p in mine}
+            for w in distinct
+            for path in self.key_holders.get((parent, w), ())
+            if path not in mine
+        }
+        if not candidates:
+            return None
         near = frozenset(stem(w) for w in near_words)
         ours = max(self.key_fit(p, near) for p in mine)
-        floor = math.log(1 / DISTINCT_KEY_SHARE)
         best: tuple[float, str] | None = None
-        for parent in sorted({p.rpartition(".")[0] for p in mine}):
-            for path in self.children.get(parent, ()):
-                named = (_naming_stems(_last_key(path)) & stems) - own_words
-                if path in mine or not any(self.key_weights[w] >= floor for w in named):
-                    continue
-                fit = self.key_fit(path, stems)
-                better = fit > ours and fit > 0 and (best is None or fit > best[0])
-                if better and holds(self.leaves[path]):
-                    best = (fit, path)
+        for path in sorted(candidates):
+            fit = self.key_fit(path, stems)
+            better = fit > ours and fit > 0 and (best is None or fit > best[0])
+            if better and holds(self.leaves[path]):
+                best = (fit, path)
         return best[1] if best is not None else None
 
     def rivals(
