@@ -245,6 +245,8 @@ RELATION_DATA: dict[str, Any] = {
     "company": {"name": "1931 vfl season", "aliases": [], "domain": "vfl.example"},
     "report": {"id": "R-3", "generated_at": "2026-03-09"},
     "metrics": {"mobile_share_pct": 71.3, "conversion_rate_pct": 2.1, "aov_usd": 84},
+    "financials": {"net_revenue_usd": 3000000, "gross_revenue_usd": 3400000,
+                   "annual_gross_revenue_churn": 0.0824, "monthly_sessions": 120000},
     "rows": [
         {"home_team": "st kilda", "home_team_score": "7.10 (52)", "away_team": "footscray",
          "away_team_score": "11.11 (77)", "venue": "junction oval", "crowd": "17000"},
@@ -280,6 +282,12 @@ RELATION_CASES: list[tuple[str, str, tuple[str, ...], Outcome]] = [
     # "a K of V" says V is a K; "the K of V" is V's K
     ("of", "the skip of regina be michelle englot", ("teams[0]",), "ok"),
     ("of", "michelle englot be the skip with a city of cindy simmons", ("teams[0]",), "fails"),
+    # a dropped qualifier fails when another field holds the measure with another one,
+    # or when it changes the quantity itself (monthly, average)
+    ("qualifier", "They lose about 8.2% of revenue to churn each year.",
+     ("financials.annual_gross_revenue_churn",), "undecided"),
+    ("qualifier", "Revenue is $3M.", ("financials.net_revenue_usd",), "fails"),
+    ("qualifier", "Sessions are 120,000.", ("financials.monthly_sessions",), "fails"),
     # another row's multi-word cell, written whole, however common its words
     ("phrase", "robert allenby represent australia", ("players[0]",), "undecided"),
     ("phrase", "robert allenby represent the united state", ("players[0]",), "fails"),

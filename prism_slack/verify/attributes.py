@@ -145,6 +145,9 @@ def _record(path: str) -> str | None:
 
 
 Fit = Literal["fits", "doubt", "contradicts"]
+Requalified = Callable[[LeafFacts, frozenset[str]], bool]
+"""Does another field hold these measures with other qualifiers than this one
+(``VerifierIndex.requalified``)?"""
 
 
 def _fits(
@@ -155,6 +158,7 @@ def _fits(
     source: LeafFacts | Container,
     cited: Sequence[LeafFacts] = (),
     named: frozenset[str] = frozenset(),
+    requalified: Requalified = lambda source, measures: True,
 ) -> Fit:
     """Does ``source`` hold what the claim's clause around ``q`` says it measures?
 
@@ -188,8 +192,9 @@ def _fits(
         return "contradicts" if missing & named and not speaks else "doubt"
     if any(v.from_path and matches(q, v) for v in source.quantities):
         return "fits"  # the field's own path names the number (``rule_of_40``)
-    if (measures or said) and not source.qualifiers <= concepts.all_concepts(clause):
-        return "contradicts"
+    dropped = not source.qualifiers <= concepts.all_concepts(clause)
+    if (measures or said) and dropped and requalified(source, measures):
+        return "contradicts"  # "revenue was $3M" citing net_revenue_usd beside gross
     record = _record(source.path)
     siblings = [c for c in cited if record is not None and _record(c.path) == record]
     record_words = WordSet.union(
@@ -240,6 +245,8 @@ def binding_problems(
     field_stems: frozenset[str] = frozenset(),
     cited: Sequence[LeafFacts] = (),
     named: frozenset[str] = frozenset(),
+    *,
+    requalified: Requalified = lambda source, measures: True,
 ) -> Findings:
     """Rule 1: each warranted quantity's clause names what one of its fields holds.
 
@@ -258,7 +265,15 @@ def binding_problems(
         ]
         foreign = [w for w in near if stem(w) in field_stems]
         fits = {
-            _fits(a.quantity, back + ahead, foreign=foreign, source=s, cited=cited, named=named)
+            _fits(
+                a.quantity,
+                back + ahead,
+                foreign=foreign,
+                source=s,
+                cited=cited,
+                named=named,
+                requalified=requalified,
+            )
             for s in a.sources
         }
         if "fits" in fits:

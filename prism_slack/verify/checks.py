@@ -185,7 +185,14 @@ class ClaimContext:
         facts only (coaching is advice: its own words are not the report's)."""
         index = self.index
         rival_stems, rival_concepts = self.rivals
-        out = binding_problems(self.found, self.anchorings, rival_stems, self.cited, rival_concepts)
+        out = binding_problems(
+            self.found,
+            self.anchorings,
+            rival_stems,
+            self.cited,
+            rival_concepts,
+            requalified=index.requalified,
+        )
         if self.claim.kind == "fact":
             text, evidence = self.content_text, self.content_evidence
             out.extend(

@@ -409,6 +409,24 @@ class VerifierIndex:
                     return path
         return None
 
+    def requalified(self, source: LeafFacts, measures: frozenset[str]) -> bool:
+        """Does dropping ``source``'s qualifier point elsewhere? Yes for one of
+        ``lexicon.QUANTITY_QUALIFIERS``; else only when another field holds the measures
+        the claim names (``measures``, qualifiers aside) with other qualifiers
+        (``gross_revenue_usd`` beside ``net_revenue_usd`` for ``revenue``; not
+        ``revenue to churn`` for ``annual_gross_revenue_churn`` when no other field
+        measures revenue churn)."""
+        base = measures - lexicon.REVERSE_QUALIFIERS
+        if not base or source.qualifiers & lexicon.QUANTITY_QUALIFIERS:
+            return True
+        first = min(base)
+        return any(
+            leaf.path != source.path
+            and base <= leaf.measures
+            and leaf.qualifiers != source.qualifiers
+            for leaf in self.owners.get(f"concept:{first}", ())
+        )
+
     def key_fit(self, path: str, said: frozenset[str]) -> float:
         """How well the stems ``said`` name the key of ``path``: the weight of its words
         they name, less the weight of those they leave out."""

@@ -311,6 +311,13 @@ REVERSE_QUALIFIERS = frozenset(
 """Qualifiers a cited number's own field carries that a claim stating that number must say
 when it names the measure: ``Revenue was $351M`` citing ``net_revenue_usd`` drops ``net``
 and fails; ``Sessions are 6.8M`` citing ``monthly_sessions`` drops ``monthly``."""
+QUANTITY_QUALIFIERS = frozenset(
+    {"monthly", "quarterly", "weekly", "daily", "average", "median", "p50", "p75", "p90",
+     "p95", "p99"}
+)  # fmt: skip
+"""Qualifiers that change the quantity itself: a claim dropping one always misstates it.
+Dropping another (``gross``, ``net``) fails only when another field of the report holds
+the measure with other qualifiers (``VerifierIndex.requalified``)."""
 
 SYNONYMS: dict[str, tuple[str, ...]] = {
     "vendor": ("vendor", "vendors", "provider", "providers", "platform", "platforms",
