@@ -257,6 +257,12 @@ RELATION_DATA: dict[str, Any] = {
         {"skip": "michelle englot", "third": "deanna doig", "second": "roberta materi",
          "lead": "cindy simmons", "city": "regina"},
     ],
+    "findings": [
+        {"detail": "11.4% of on-site searches return zero results. Shoppers who land on a "
+                   "zero-result page leave the site 38.2% of the time."},
+        {"detail": "6.42% of tenders are rejected by contracted carriers, forcing spot "
+                   "coverage at a premium of roughly 18%."},
+    ],
     "players": [
         {"player": "robert allenby", "country": "australia"},
         {"player": "tiger woods", "country": "united states"},
@@ -288,6 +294,15 @@ RELATION_CASES: list[tuple[str, str, tuple[str, ...], Outcome]] = [
      ("financials.annual_gross_revenue_churn",), "undecided"),
     ("qualifier", "Revenue is $3M.", ("financials.net_revenue_usd",), "fails"),
     ("qualifier", "Sessions are 120,000.", ("financials.monthly_sessions",), "fails"),
+    # a one-figure claim whose words sit around another number of the cited sentence
+    ("sentence", "When a search comes back empty, shoppers leave the site 38.2% of the time.",
+     ("findings[0].detail",), "undecided"),
+    ("sentence", "38.2% of their searches come back with zero results.",
+     ("findings[0].detail",), "fails"),
+    ("sentence", "6.42% of tenders are rejected by contracted carriers.", ("findings[1].detail",),
+     "ok"),
+    ("sentence", "Spot coverage costs roughly 6.42% more than contract rates.",
+     ("findings[1].detail",), "fails"),
     # another row's multi-word cell, written whole, however common its words
     ("phrase", "robert allenby represent australia", ("players[0]",), "undecided"),
     ("phrase", "robert allenby represent the united state", ("players[0]",), "fails"),
