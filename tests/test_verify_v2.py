@@ -263,6 +263,10 @@ RELATION_DATA: dict[str, Any] = {
         {"detail": "6.42% of tenders are rejected by contracted carriers, forcing spot "
                    "coverage at a premium of roughly 18%."},
     ],
+    "districts": [
+        {"district": "california 21", "incumbent": "bill thomas"},
+        {"district": "california 7", "incumbent": "ralph r eltse"},
+    ],
     "players": [
         {"player": "robert allenby", "country": "australia"},
         {"player": "tiger woods", "country": "united states"},
@@ -303,6 +307,10 @@ RELATION_CASES: list[tuple[str, str, tuple[str, ...], Outcome]] = [
      "ok"),
     ("sentence", "Spot coverage costs roughly 6.42% more than contract rates.",
      ("findings[1].detail",), "fails"),
+    # a cited multi-word cell with one word swapped for a name found nowhere in the report
+    ("substitute", "bill thomas be from the california 21 district", ("districts[0]",), "ok"),
+    ("substitute", "bill thomas be from the state 21 district", ("districts[0]",), "ok"),
+    ("substitute", "bill thomas be from arizona 21 district", ("districts[0]",), "fails"),
     # another row's multi-word cell, written whole, however common its words
     ("phrase", "robert allenby represent australia", ("players[0]",), "undecided"),
     ("phrase", "robert allenby represent the united state", ("players[0]",), "fails"),

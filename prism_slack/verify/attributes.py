@@ -49,6 +49,7 @@ names masked out.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -715,3 +716,50 @@ def stated_cells(text: str, cited: Sequence[LeafFacts], values: Mapping[str, str
 
 STATED_CELL_WORDS = 6
 """A cited text cell of at most this many words is a value a claim may state."""
+
+
+SUBSTITUTE_LIKENESS = 0.5
+"""A substitute this alike to the word it replaces (``lose`` for ``lost``, by
+``difflib`` ratio) is an inflection or a typo, not another name."""
+
+
+def substituted_cells(
+    text: str,
+    cited: Sequence[LeafFacts],
+    values: Mapping[str, str],
+    vocabulary: frozenset[str],
+) -> list[str]:
+    """A cited multi-word cell the claim writes with one word replaced by a word found
+    nowhere in the report (``bill thomas be from arizona 21 district`` when the row says
+    ``california 21``): another entity's name in this one's place. ``vocabulary``: the
+    stems of every value and key of the report. A stop word, a common English word
+    (``language.common``), an inflection or typo of the replaced word, or a replaced word
+    the claim writes elsewhere, is no substitution."""
+    tokens = phrase_stems(text)
+    raw = re.findall(r"[a-z0-9]+", text.lower())  # what phrase_stems stems
+    row_values = [phrase_stems(values[leaf.path]) for leaf in cited if leaf.path in values]
+    held = {t for cell in row_values for t in cell}
+    for cell in row_values:
+        if len(cell) < 2 or len(cell) > STATED_CELL_WORDS:
+            continue
+        for i in range(len(tokens) - len(cell) + 1):
+            window = tokens[i : i + len(cell)]
+            diff = [j for j, (a, b) in enumerate(zip(window, cell, strict=True)) if a != b]
+            if len(diff) != 1:
+                continue
+            said, meant = window[diff[0]], cell[diff[0]]
+            if not said.isalpha() or not meant.isalpha() or min(len(said), len(meant)) < 3:
+                continue
+            if said in language.STOP_WORDS or meant in language.STOP_WORDS:
+                continue
+            if said in held or said in vocabulary or meant in tokens:
+                continue
+            if language.common(raw[i + diff[0]]):
+                continue  # "bad support actor" for "worst supporting actor": a paraphrase
+            if difflib.SequenceMatcher(None, said, meant).ratio() >= SUBSTITUTE_LIKENESS:
+                continue
+            return [
+                f"'{' '.join(window)}' reads as the cited '{' '.join(cell)}' with "
+                f"'{said}' for '{meant}'"
+            ]
+    return []

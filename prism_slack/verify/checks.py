@@ -48,6 +48,7 @@ from prism_slack.verify.attributes import (
     naming_runs,
     quantifier_problems,
     stated_cells,
+    substituted_cells,
     swap_problems,
 )
 from prism_slack.verify.derived import derive, relations_named
@@ -214,6 +215,9 @@ class ClaimContext:
             )
             out.problems += self.crossed_records()
             out.problems += self.renamed_values()
+            out.problems += substituted_cells(
+                self.found.text, self.cited, index.texts, index.all_stems
+            )
             out.problems += self.trend_problems()
             out.problems += quantifier_problems(words(text), self.cited)
             out.extend(content_problems(text, evidence, anchored=self.anchored))

@@ -366,6 +366,10 @@ class VerifierIndex:
         self.records = _records(self.leaves.values())
         self.cells = _cells(self.leaves.values())
         self.phrases, self.item_stems = _phrases(evidence)
+        self.all_stems: frozenset[str] = frozenset().union(
+            *(leaf.stems for leaf in self.leaves.values())
+        )
+        """Stems of every value and key of the report."""
         self.trends = _trends(self.leaves.values())
         self.children: dict[str, list[str]] = {}
         """Parent path → the leaf paths directly under it (``financials.payer_mix``)."""
