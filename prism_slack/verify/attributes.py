@@ -732,11 +732,11 @@ def substituted_cells(
     """A cited multi-word cell the claim writes with one word replaced by a word found
     nowhere in the report (``bill thomas be from arizona 21 district`` when the row says
     ``california 21``): another entity's name in this one's place. ``vocabulary``: the
-    stems of every value and key of the report. A stop word, a common English word
-    (``language.common``), an inflection or typo of the replaced word, or a replaced word
-    the claim writes elsewhere, is no substitution."""
+    stems of every value and key of the report. A stop word, a capitalised word (check 6
+    reads names), a common English word (``language.common``), an inflection or typo of
+    the replaced word, or a replaced word the claim writes elsewhere, is no substitution."""
     tokens = phrase_stems(text)
-    raw = re.findall(r"[a-z0-9]+", text.lower())  # what phrase_stems stems
+    raw = re.findall(r"[A-Za-z0-9]+", text)  # what phrase_stems stems, as written
     row_values = [phrase_stems(values[leaf.path]) for leaf in cited if leaf.path in values]
     held = {t for cell in row_values for t in cell}
     for cell in row_values:
@@ -754,8 +754,9 @@ def substituted_cells(
                 continue
             if said in held or said in vocabulary or meant in tokens:
                 continue
-            if language.common(raw[i + diff[0]]):
-                continue  # "bad support actor" for "worst supporting actor": a paraphrase
+            written = raw[i + diff[0]]
+            if not written.islower() or language.common(written):
+                continue  # a capitalised name is check 6's; "bad" for "worst": a paraphrase
             if difflib.SequenceMatcher(None, said, meant).ratio() >= SUBSTITUTE_LIKENESS:
                 continue
             return [
