@@ -263,6 +263,9 @@ RELATION_DATA: dict[str, Any] = {
         {"detail": "6.42% of tenders are rejected by contracted carriers, forcing spot "
                    "coverage at a premium of roughly 18%."},
     ],
+    "episodes": [
+        {"title": "yielding", "directed_by": "jeff bleckner", "written_by": "sarah thorp"},
+    ],
     "districts": [
         {"district": "california 21", "incumbent": "bill thomas"},
         {"district": "california 7", "incumbent": "ralph r eltse"},
@@ -292,6 +295,9 @@ RELATION_CASES: list[tuple[str, str, tuple[str, ...], Outcome]] = [
     # "a K of V" says V is a K; "the K of V" is V's K
     ("of", "the skip of regina be michelle englot", ("teams[0]",), "ok"),
     ("of", "michelle englot be the skip with a city of cindy simmons", ("teams[0]",), "fails"),
+    # "K by V": the run names the value after "by", not the one before "be"
+    ("by", "yielding be written by sarah thorp", ("episodes[0]",), "ok"),
+    ("by", "yielding be written by jeff bleckner", ("episodes[0]",), "fails"),
     # a dropped qualifier fails when another field holds the measure with another one,
     # or when it changes the quantity itself (monthly, average)
     ("qualifier", "They lose about 8.2% of revenue to churn each year.",

@@ -584,6 +584,8 @@ _TOKEN = re.compile(MASK + r"+|[a-z][a-z0-9]*|\S")
 _SKIPPED = frozenset("()")
 _WORD = re.compile(r"[a-z][a-z0-9]*")
 _PLACES = frozenset({"in", "at"})
+_ATTACHING = frozenset({"of", "by", "the", "a", "an"})
+"""Words that attach a run to the stated value beyond it (``round of 16``, ``written by``)."""
 RUN_WORDS = 4
 """At most this many words next to a value name what it is."""
 UNIT_WORDS = 2
@@ -607,7 +609,8 @@ def naming_runs(masked: str, stated: Sequence[Stated]) -> list[Naming]:
     be the home team``), passing over values that share a field with it (``11.11 (77)``).
 
     A run names the value (``Naming.naming``) unless its place says otherwise: a run
-    that another value sits against on its far side names that one (``20 in round 5``);
+    that another stated value sits against on its far side names that one (``20 in round
+    5``, ``the round of 16``);
     ``the K of V`` is V's K, not V (``the mascot of west central``; ``a position of ray
     rissmiller`` is V); a text value followed by a word with no link is its subject
     (``keith clearwater place at t7``); a number's unlinked noun is at most
@@ -660,9 +663,9 @@ def naming_runs(masked: str, stated: Sequence[Stated]) -> list[Naming]:
         if step > 0 and not links and stated[n].amount and len(found) > UNIT_WORDS:
             return [word(j) for j in found], False  # "(9) score high rebound": a verb
         far = k
-        while word(far) in lexicon.RELATION_LINKS - _PLACES:
+        while word(far) in _ATTACHING:
             far += step
-        names = bool(found) and not valued(far)
+        names = bool(found) and not (0 <= far < len(tokens) and owner[far] is not None)
         if step < 0 and links[:1] == ["of"] and word(k) not in ("a", "an"):
             names = False  # "the mascot of west central": west central's mascot
         if step > 0 and not links and not stated[n].amount:
