@@ -263,6 +263,8 @@ RELATION_DATA: dict[str, Any] = {
         {"detail": "6.42% of tenders are rejected by contracted carriers, forcing spot "
                    "coverage at a premium of roughly 18%."},
     ],
+    "profile": {"ownership": "not-for-profit"},
+    "medals": [{"nation": "england", "gold": "1", "silver": "0", "bronze": "1"}],
     "episodes": [
         {"title": "yielding", "directed_by": "jeff bleckner", "written_by": "sarah thorp"},
     ],
@@ -295,6 +297,11 @@ RELATION_CASES: list[tuple[str, str, tuple[str, ...], Outcome]] = [
     # "a K of V" says V is a K; "the K of V" is V's K
     ("of", "the skip of regina be michelle englot", ("teams[0]",), "ok"),
     ("of", "michelle englot be the skip with a city of cindy simmons", ("teams[0]",), "fails"),
+    # a negator that denies what the cited row states; an absent value may be denied
+    ("denial", "england do not have a silver", ("medals[0]",), "undecided"),
+    ("denial", "It's a not-for-profit group.", ("profile.ownership",), "undecided"),
+    ("denial", "england do not have a bronze", ("medals[0]",), "fails"),
+    ("denial", "robert allenby be not from australia", ("players[0]",), "fails"),
     # "K by V": the run names the value after "by", not the one before "be"
     ("by", "yielding be written by sarah thorp", ("episodes[0]",), "ok"),
     ("by", "yielding be written by jeff bleckner", ("episodes[0]",), "fails"),

@@ -767,3 +767,47 @@ def substituted_cells(
                 f"'{said}' for '{meant}'"
             ]
     return []
+
+
+@dataclass(frozen=True, slots=True)
+class Denial:
+    """What a negator of the claim denies: a stated value (its index in the stated
+    list), or the words right after it (which may name a field)."""
+
+    value: int | None
+    words: list[str]
+    at: int = 0
+    """Where the negator is in the claim."""
+
+
+def denials(masked: str, stated: Sequence[Stated]) -> list[Denial]:
+    """For each negator (``lexicon.NEGATION_WORDS``: ``no``, ``not``, ``never``), what it
+    denies: the stated value right after it, past link and helper words (``be not from
+    the democratic party``), or else the run of content words there (``there be no extra
+    point``, ``do not have a bronze``)."""
+    tokens = [(m.start(), m.group(0)) for m in _TOKEN.finditer(masked.lower())]
+    out = []
+    for i, (at, token) in enumerate(tokens):
+        end = at + len(token)
+        if token not in lexicon.NEGATION_WORDS or masked[end : end + 1] == "-":
+            continue  # "not-for-profit", "no-show": a compound, not a denial
+        k = i + 1
+        while k < len(tokens) and tokens[k][1] in lexicon.DENIAL_SKIPS:
+            k += 1
+        if k >= len(tokens):
+            continue
+        start = tokens[k][0]
+        owner = next((n for n, s in enumerate(stated) if s.start <= start < s.end), None)
+        if owner is not None:
+            out.append(Denial(owner, []))
+            continue
+        run: list[str] = []
+        while k < len(tokens) and len(run) < RUN_WORDS:
+            word = tokens[k][1]
+            if not word[0].isalpha() or word in language.STOP_WORDS:
+                break
+            run.append(word)
+            k += 1
+        if run:
+            out.append(Denial(None, run, at))
+    return out

@@ -23,11 +23,10 @@ Check 1 (the answer parses; zero claims is never a pass) is about a whole answer
 from __future__ import annotations
 
 import difflib
-import functools
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import replace
-from functools import cached_property, lru_cache
+from functools import cached_property, lru_cache, partial
 from typing import NamedTuple
 
 from prism_slack import language
@@ -43,6 +42,7 @@ from prism_slack.verify.attributes import (
     Stated,
     binding_problems,
     content_problems,
+    denials,
     measure_problems,
     measured,
     naming_runs,
@@ -215,6 +215,7 @@ class ClaimContext:
             )
             out.problems += self.crossed_records()
             out.problems += self.renamed_values()
+            out.problems += self.denied_values()
             out.problems += substituted_cells(
                 self.found.text, self.cited, index.texts, index.all_stems
             )
@@ -262,27 +263,32 @@ class ClaimContext:
                     )
         return problems
 
-    def renamed_values(self) -> list[str]:
-        """A value the claim states — an anchored amount or a cited text cell — whose
-        naming words (``naming_runs``) name the key of another field next to the one that
-        holds it better than that one's (``VerifierIndex.renamed``): ``footscray have a
-        crowd of 11.11 (77)`` when 11.11 (77) is the away team's score; ``footscray be the
-        home team`` when footscray is ``away_team``."""
-        holds: list[Callable[[LeafFacts], bool]] = []
-        stated: list[Stated] = []
+    @cached_property
+    def stated(self) -> list[tuple[Stated, Callable[[LeafFacts], bool]]]:
+        """The values the claim states — each anchored amount and each cited text cell it
+        writes — with what could hold each (a value of the same kind; a text)."""
+        out: list[tuple[Stated, Callable[[LeafFacts], bool]]] = []
         for a in self.anchorings:
             sources = tuple(s for s in a.sources if isinstance(s, LeafFacts))
             if sources and a.derivation is None and measured(a.quantity):
                 q = a.quantity
-                stated.append(Stated(q.start, q.end, q.text, sources))
-                holds.append(functools.partial(_holds_amount, q))
+                out.append((Stated(q.start, q.end, q.text, sources), partial(_holds_amount, q)))
         for cell in stated_cells(self.found.masked, self.cited, self.index.texts):
-            if not any(cell.start < s.end and s.start < cell.end for s in stated):
-                stated.append(cell)
-                holds.append(_holds_text)
+            if not any(cell.start < s.end and s.start < cell.end for s, _ in out):
+                out.append((cell, _holds_text))
+        return out
+
+    def renamed_values(self) -> list[str]:
+        """A value the claim states whose naming words (``naming_runs``) name the key of
+        another field next to the one that holds it better than that one's
+        (``VerifierIndex.renamed``): ``footscray have a crowd of 11.11 (77)`` when 11.11
+        (77) is the away team's score; ``footscray be the home team`` when footscray is
+        ``away_team``."""
+        stated = [s for s, _ in self.stated]
         problems = []
-        runs = naming_runs(self.found.masked, stated)
-        for value, run, could_hold in zip(stated, runs, holds, strict=True):
+        for (value, could_hold), run in zip(
+            self.stated, naming_runs(self.found.masked, stated), strict=True
+        ):
             if not run.naming:
                 continue
             rival = self.index.renamed(value.sources, (run.near, run.naming), could_hold)
@@ -292,6 +298,38 @@ class ClaimContext:
                     f"'{value.text}' is {own}, but the claim calls it "
                     f"{' '.join(run.naming)!r}, which names {rival}"
                 )
+        return problems
+
+    def denied_values(self) -> list[str]:
+        """A negator that denies what a cited field states (``attributes.denials``): a
+        cited text cell (``be not from the democratic party`` when the party is
+        democratic), or a field whose whole key the words after it name and whose value
+        is present (``there be no extra point`` when ``extra_points`` is 7; not when it is
+        0, ``none`` or ``-``: ``lexicon.ABSENT_VALUES``)."""
+        stated = [s for s, _ in self.stated]
+        problems = []
+        for denial in denials(self.found.masked, stated):
+            given = {  # the value is given after the negator: "no video, audio only"
+                leaf.path for s in stated if s.start > denial.at for leaf in s.sources
+            }
+            if denial.value is not None:
+                value = stated[denial.value]
+                if not value.amount:
+                    paths = ", ".join(leaf.path for leaf in value.sources)
+                    problems.append(f"the claim denies '{value.text}', which {paths} states")
+                continue
+            said = {stem(w) for w in denial.words}
+            named = [
+                leaf
+                for leaf in self.cited
+                if self.index.key_stems.get(leaf.path) and self.index.key_stems[leaf.path] <= said
+            ]
+            for leaf in named:
+                if leaf.path not in given and self.index.present(leaf):
+                    problems.append(
+                        f"the claim denies {' '.join(denial.words)!r}, but {leaf.path} states it"
+                    )
+                    break
         return problems
 
     def trend_problems(self) -> list[str]:

@@ -431,6 +431,14 @@ class VerifierIndex:
             for leaf in self.owners.get(f"concept:{first}", ())
         )
 
+    def present(self, leaf: LeafFacts) -> bool:
+        """Does the leaf state that something is there: not an absent value (``none``,
+        ``-``, ``0``: ``lexicon.ABSENT_VALUES``)?"""
+        text = self.texts.get(leaf.path)
+        if text is not None:
+            return " ".join(text.lower().split()) not in lexicon.ABSENT_VALUES
+        return any(q.value != 0 for q in leaf.quantities if q.numeric and not q.from_path)
+
     def key_fit(self, path: str, said: frozenset[str]) -> float:
         """How well the stems ``said`` name the key of ``path``: the weight of its words
         they name, less the weight of those they leave out."""

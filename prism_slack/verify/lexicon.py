@@ -65,6 +65,11 @@ CLAUSE_BREAKS = _words(
 )
 """Words that end a number's context window: what comes after one is another clause."""
 
+NEGATION_WORDS = _words("no not never without")
+DENIAL_SKIPS = _words("be is are was were been the a an any from have has had do does did")
+"""Words between a negator and what it denies (``do not have a bronze``)."""
+ABSENT_VALUES = frozenset({"", "none", "no", "0", "-", "n / a", "n/a", "nil", "nan"})
+"""Cell values that say a thing is absent: denying it is no contradiction."""
 BE_VERBS = _words("be is are was were been")
 RELATION_LINKS = _words("be is are was were been the a an as of by in at")
 """Words that may stand between a value and the words naming what it is (``a crowd of
