@@ -495,8 +495,8 @@ def _phrase_swaps(
     tokens = phrase_stems(text)
     for head, mine in items.items():
         starts = phrases.get(head, {})
-        for i, first in enumerate(tokens):
-            for stems, j, column in starts.get(first, ()):
+        for i in range(len(tokens) - 1):
+            for stems, j, column in starts.get(tokens[i : i + 2], ()):
                 if j in mine or tuple(tokens[i : i + len(stems)]) != stems:
                     continue
                 held = cells.get(head, {}).get(column, {})
@@ -610,16 +610,24 @@ def naming_runs(masked: str, stated: Sequence[Stated]) -> list[Naming]:
 
     A run names the value (``Naming.naming``) unless its place says otherwise: a run
     that another stated value sits against on its far side names that one (``20 in round
-    5``, ``the round of 16``);
-    ``the K of V`` is V's K, not V (``the mascot of west central``; ``a position of ray
-    rissmiller`` is V); a text value followed by a word with no link is its subject
-    (``keith clearwater place at t7``); a number's unlinked noun is at most
+    5``, ``the round of 16``); ``the K of V`` is V's K, not V (``the mascot of west
+    central``; ``a position of ray rissmiller`` is V); a text value followed by a word
+    with no link is its subject (``keith clearwater place at t7``); a number's unlinked
+    noun is at most
     ``UNIT_WORDS``; ``in`` and ``at`` link forward after ``be`` only (``be in the
     north``); a value written right against another one is part of a longer name."""
+    if not stated:
+        return []
     tokens = [(m.start(), m.group(0)) for m in _TOKEN.finditer(masked.lower())]
-    owner = [
-        next((i for i, s in enumerate(stated) if s.start <= a < s.end), None) for a, _ in tokens
-    ]
+    owner: list[int | None] = [None] * len(tokens)
+    inside: list[list[int]] = [[] for _ in stated]
+    for k, (a, _) in enumerate(tokens):
+        for n, s in enumerate(stated):
+            if s.start <= a < s.end:
+                owner[k] = n
+                inside[n].append(k)
+                break
+    fields = [frozenset(leaf.path for leaf in s.sources) for s in stated]
 
     def word(k: int) -> str:
         return tokens[k][1] if 0 <= k < len(tokens) else ""
@@ -638,12 +646,9 @@ def naming_runs(masked: str, stated: Sequence[Stated]) -> list[Naming]:
 
     def skip(n: int, k: int, step: int) -> int:
         """Past parentheses and values that share a field with value ``n``."""
-        paths = {leaf.path for leaf in stated[n].sources}
         while 0 <= k < len(tokens):
             o = owner[k]
-            if word(k) not in _SKIPPED and (
-                o is None or not {leaf.path for leaf in stated[o].sources} & paths
-            ):
+            if word(k) not in _SKIPPED and (o is None or not fields[o] & fields[n]):
                 break
             k += step
         return k
@@ -673,16 +678,15 @@ def naming_runs(masked: str, stated: Sequence[Stated]) -> list[Naming]:
         return [word(j) for j in sorted(found)], names
 
     out = []
-    for n in range(len(stated)):
-        inside = [k for k, o in enumerate(owner) if o == n]
-        if not inside:
+    for n, ks in enumerate(inside):
+        if not ks:
             out.append(Naming([], []))
             continue
-        before, before_names = run(n, inside[0] - 1, -1)
-        after, after_names = run(n, inside[-1] + 1, 1)
-        if valued(skip(n, inside[-1] + 1, 1)):
+        before, before_names = run(n, ks[0] - 1, -1)
+        after, after_names = run(n, ks[-1] + 1, 1)
+        if valued(skip(n, ks[-1] + 1, 1)):
             before_names = False  # "chassis model scania k360ua": a longer name
-        if valued(skip(n, inside[0] - 1, -1)):
+        if valued(skip(n, ks[0] - 1, -1)):
             after_names = False
         naming = (before if before_names else []) + (after if after_names else [])
         out.append(Naming(before + after, naming))

@@ -245,8 +245,8 @@ def phrase_stems(text: str) -> tuple[str, ...]:
     return tuple(stem(t) for t in _TOKEN.findall(text.lower()))
 
 
-Phrases = dict[str, dict[str, list[tuple[tuple[str, ...], int, str]]]]
-"""List → first stem → (the phrase's stems, item, column) of each multi-word cell."""
+Phrases = dict[str, dict[tuple[str, ...], list[tuple[tuple[str, ...], int, str]]]]
+"""List → first two stems → (the phrase's stems, item, column) of each multi-word cell."""
 ItemStems = dict[str, dict[int, set[str]]]
 """List → item → the ``phrase_stems`` of all its text cells."""
 
@@ -265,7 +265,7 @@ def _phrases(leaves: Iterable[Leaf]) -> tuple[Phrases, ItemStems]:
             held.setdefault(head, {}).setdefault(int(index), set()).update(stems)
         fewest, most = PHRASE_WORDS
         if index.isdigit() and column and "." not in column and fewest <= len(stems) <= most:
-            out.setdefault(head, {}).setdefault(stems[0], []).append((stems, int(index), column))
+            out.setdefault(head, {}).setdefault(stems[:2], []).append((stems, int(index), column))
     return out, held
 
 
