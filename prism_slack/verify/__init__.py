@@ -22,7 +22,11 @@ The rules, in short (each module's docstring has the detail):
   names a measure or field that another field holds and nothing the cited one holds, the
   field next to the cited one (``medicare`` citing ``medicaid_pct``), a contradicting
   qualifier, the words of another number of the cited sentence, a distinctive word of
-  another item of a cited list, a person with another cited record's role. Wording not
+  another item of a cited list, a person with another cited record's role, a stated
+  value whose naming words name another field of its record better than its own (key
+  words weighed by how few keys have them: ``footscray have a crowd of 11.11 (77)``),
+  another row's multi-word cell written whole, a cited cell with one word swapped for a
+  name found nowhere in the report, a negation of what a cited field states. Wording not
   found in the cited values only makes the claim *undecided*; a fact with nothing
   anchored is undecided too; an unanchored fact whose words are nearly all missing from
   its evidence is about something else and fails.

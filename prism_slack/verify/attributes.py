@@ -45,6 +45,28 @@ names masked out.
 5. **Quantifiers** (facts). A claim about a whole group (``none``, ``every``, ``all``)
    citing passages that speak only of part of it (``only``, ``most``, ``two of``) and
    never of the whole fails (``quantifier_problems``).
+6. **Relations** (facts). A stated value — an anchored amount or a cited text cell
+   (``stated_cells``) — whose naming words (``naming_runs``: the content words right
+   before and after it, past link words) name the key of another field of its record
+   better than its own, by a distinctive key word, when that field could hold it, fails
+   (``VerifierIndex.renamed``: ``footscray have a crowd of 11.11 (77)``; ``footscray be
+   the home team`` when footscray is ``away_team``).
+7. **Phrase swaps** (facts). Another item's multi-word cell written whole, in a column
+   where the cited item holds something else (``the united state``), fails
+   (``swap_problems``); so does a cited multi-word cell written with one word swapped for
+   a lower-case, not common, word found nowhere in the report (``substituted_cells``:
+   ``arizona 21`` for ``california 21``).
+8. **Denials** (facts). A negator (``no``, ``not``, ``never``) right before a stated cell
+   or before words naming a cited field's whole key fails when that field states the
+   thing (``denials``: ``england do not have a bronze`` when bronze is 1); an absent value
+   (``none``, ``0``, ``-``) may be denied, and a value the claim goes on to give
+   (``no video, audio only``) is not denied.
+
+Rule 1b's dropped qualifier is positive evidence only when another field holds the
+measure with another qualifier, or the qualifier changes the quantity itself
+(``lexicon.QUANTITY_QUALIFIERS``). Rule 1d also reads the whole of a one-figure claim:
+more than half its words, and more than around its own number, around another number of
+the sentence (``38.2% of searches come back with zero results``).
 """
 
 from __future__ import annotations
