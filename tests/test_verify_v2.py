@@ -265,6 +265,7 @@ RELATION_DATA: dict[str, Any] = {
     ],
     "profile": {"ownership": "not-for-profit"},
     "medals": [{"nation": "england", "gold": "1", "silver": "0", "bronze": "1"}],
+    "technologies": [{"technology": "lead - acid", "moving_parts": "no", "flammable": "yes"}],
     "episodes": [
         {"title": "yielding", "directed_by": "jeff bleckner", "written_by": "sarah thorp"},
     ],
@@ -302,6 +303,9 @@ RELATION_CASES: list[tuple[str, str, tuple[str, ...], Outcome]] = [
     ("denial", "It's a not-for-profit group.", ("profile.ownership",), "undecided"),
     ("denial", "england do not have a bronze", ("medals[0]",), "fails"),
     ("denial", "robert allenby be not from australia", ("players[0]",), "fails"),
+    # a field whose value says the thing is absent, named as there
+    ("absent", "lead - acid have no moving part", ("technologies[0]",), "ok"),
+    ("absent", "there be moving part in lead - acid", ("technologies[0]",), "fails"),
     # "K by V": the run names the value after "by", not the one before "be"
     ("by", "yielding be written by sarah thorp", ("episodes[0]",), "ok"),
     ("by", "yielding be written by jeff bleckner", ("episodes[0]",), "fails"),

@@ -60,7 +60,9 @@ names masked out.
    or before words naming a cited field's whole key fails when that field states the
    thing (``denials``: ``england do not have a bronze`` when bronze is 1); an absent value
    (``none``, ``0``, ``-``) may be denied, and a value the claim goes on to give
-   (``no video, audio only``) is not denied.
+   (``no video, audio only``) is not denied. A claim with no negator naming a cited
+   field's whole key whose value is ``no`` or ``none`` says the thing is there, and fails
+   (``ClaimContext.affirmed_absences``: ``there be moving part of lead - acid``).
 
 Rule 1b's dropped qualifier is positive evidence only when another field holds the
 measure with another qualifier, or the qualifier changes the quantity itself

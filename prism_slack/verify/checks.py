@@ -330,7 +330,23 @@ class ClaimContext:
                         f"the claim denies {' '.join(denial.words)!r}, but {leaf.path} states it"
                     )
                     break
-        return problems
+        return problems or self.affirmed_absences()
+
+    def affirmed_absences(self) -> list[str]:
+        """A claim with no negator that names a cited field's whole key whose value says
+        the thing is absent (``no``, ``none``: ``there be moving part of lead - acid`` when
+        ``moving_parts`` is ``no``) says it is there."""
+        tokens = words(self.found.masked)
+        if set(tokens) & (lexicon.NEGATION_WORDS | lexicon.ABSENT_WORDS):
+            return []
+        said = {stem(w) for w in tokens}
+        for leaf in self.cited:
+            key = self.index.key_stems.get(leaf.path)
+            text = self.index.texts.get(leaf.path, "").strip().lower()
+            if key and key <= said and text in lexicon.ABSENT_WORDS:
+                named = " ".join(sorted(key))
+                return [f"the claim says there is {named}, but {leaf.path} is {text!r}"]
+        return []
 
     def trend_problems(self) -> list[str]:
         """A direction word anywhere in the claim (``grew``, ``up from the prior year``,

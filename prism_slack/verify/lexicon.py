@@ -70,6 +70,8 @@ DENIAL_SKIPS = _words("be is are was were been the a an any from have has had do
 """Words between a negator and what it denies (``do not have a bronze``)."""
 ABSENT_VALUES = frozenset({"", "none", "no", "0", "-", "n / a", "n/a", "nil", "nan"})
 """Cell values that say a thing is absent: denying it is no contradiction."""
+ABSENT_WORDS = _words("no none")
+"""A text value of one of these says the thing its key names is absent."""
 BE_VERBS = _words("be is are was were been")
 RELATION_LINKS = _words("be is are was were been the a an as of by in at")
 """Words that may stand between a value and the words naming what it is (``a crowd of
