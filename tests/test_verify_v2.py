@@ -266,6 +266,8 @@ RELATION_DATA: dict[str, Any] = {
     "profile": {"ownership": "not-for-profit"},
     "medals": [{"nation": "england", "gold": "1", "silver": "0", "bronze": "1"}],
     "technologies": [{"technology": "lead - acid", "moving_parts": "no", "flammable": "yes"}],
+    "segments": [{"segment_b": "s escalator", "segment_c": "goat cheese",
+                  "segment_d": "disc music boxes"}],
     "episodes": [
         {"title": "yielding", "directed_by": "jeff bleckner", "written_by": "sarah thorp"},
     ],
@@ -303,6 +305,9 @@ RELATION_CASES: list[tuple[str, str, tuple[str, ...], Outcome]] = [
     ("denial", "It's a not-for-profit group.", ("profile.ownership",), "undecided"),
     ("denial", "england do not have a bronze", ("medals[0]",), "fails"),
     ("denial", "robert allenby be not from australia", ("players[0]",), "fails"),
+    # a one-letter key word names its field (``segment d``)
+    ("key letter", "segment c be goat cheese", ("segments[0]",), "ok"),
+    ("key letter", "segment d be goat cheese", ("segments[0]",), "fails"),
     # a field whose value says the thing is absent, named as there
     ("absent", "lead - acid have no moving part", ("technologies[0]",), "ok"),
     ("absent", "there be moving part in lead - acid", ("technologies[0]",), "fails"),

@@ -608,6 +608,8 @@ _TOKEN = re.compile(MASK + r"+|[a-z][a-z0-9]*|\S")
 _SKIPPED = frozenset("()")
 _WORD = re.compile(r"[a-z][a-z0-9]*")
 _PLACES = frozenset({"in", "at"})
+_POSSESSIVE = frozenset("s")
+"""A one-letter word that is a possessive tail, not a key letter (``segment d``)."""
 _ATTACHING = frozenset({"of", "by", "the", "a", "an"})
 """Words that attach a run to the stated value beyond it (``round of 16``, ``written by``)."""
 RUN_WORDS = 4
@@ -664,7 +666,7 @@ def naming_runs(masked: str, stated: Sequence[Stated]) -> list[Naming]:
         return (
             not valued(k)
             and w[:1].isalpha()
-            and len(w) > 1
+            and (len(w) > 1 or w not in _POSSESSIVE)
             and not (w in language.STOP_WORDS or w in lexicon.CLAUSE_BREAKS)
         )
 
