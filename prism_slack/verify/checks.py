@@ -216,6 +216,7 @@ class ClaimContext:
             out.problems += self.crossed_records()
             out.problems += self.renamed_values()
             out.problems += self.denied_values()
+            out.problems += self.affirmed_absences()
             out.problems += substituted_cells(
                 self.found.text, self.cited, index.texts, index.all_stems
             )
@@ -291,7 +292,7 @@ class ClaimContext:
         ):
             if not run.naming:
                 continue
-            rival = self.index.renamed(value.sources, (run.near, run.naming), could_hold)
+            rival = self.index.renamed(value.sources, could_hold, near=run.near, naming=run.naming)
             if rival is not None:
                 own = ", ".join(leaf.path for leaf in value.sources)
                 problems.append(
@@ -330,7 +331,7 @@ class ClaimContext:
                         f"the claim denies {' '.join(denial.words)!r}, but {leaf.path} states it"
                     )
                     break
-        return problems or self.affirmed_absences()
+        return problems
 
     def affirmed_absences(self) -> list[str]:
         """A claim with no negator that names a cited field's whole key whose value says

@@ -448,19 +448,20 @@ class VerifierIndex:
     def renamed(
         self,
         own: Sequence[LeafFacts],
-        words_: tuple[Sequence[str], Sequence[str]],
         holds: Callable[[LeafFacts], bool],
+        *,
+        near: Sequence[str],
+        naming: Sequence[str],
     ) -> str | None:
-        """The field next to ``own`` (same parent) whose key the naming words of
-        ``words_`` (near, naming: ``attributes.Naming``) name better than its near words
-        name any of ``own``'s, by a word none of ``own``'s keys has that is distinctive
+        """The field next to ``own`` (same parent) whose key the ``naming`` words
+        (``attributes.Naming``) name better than the ``near`` words name any of
+        ``own``'s, by a word none of ``own``'s keys has that is distinctive
         (``DISTINCT_KEY_SHARE``), and that could hold the value (``holds``): ``a crowd of
         11.11 (77)`` when 11.11 (77) is ``away_team_score``; else ``None``. Words of the
         value's own cell (``+ 4 laps``) name nothing else."""
         cell = frozenset().union(
             *(leaf.stems - {stem(w) for w in path_words(leaf.path)} for leaf in own)
         )
-        near_words, naming = words_
         stems = frozenset(stem(w) for w in naming) - cell
         mine = {leaf.path for leaf in own}
         own_words = frozenset().union(*(self.key_stems[p] for p in mine))
@@ -475,8 +476,7 @@ class VerifierIndex:
         }
         if not candidates:
             return None
-        near = frozenset(stem(w) for w in near_words)
-        ours = max(self.key_fit(p, near) for p in mine)
+        ours = max(self.key_fit(p, frozenset(stem(w) for w in near)) for p in mine)
         best: tuple[float, str] | None = None
         for path in sorted(candidates):
             fit = self.key_fit(path, stems)
