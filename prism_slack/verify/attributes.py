@@ -84,7 +84,15 @@ from prism_slack.language import stem, words
 from prism_slack.verify import concepts, lexicon
 from prism_slack.verify.anchors import Anchoring, matches
 from prism_slack.verify.concepts import WordSet
-from prism_slack.verify.index import Container, ItemStems, LeafFacts, Phrases, phrase_stems
+from prism_slack.verify.index import (
+    STATED_CELL_WORDS,
+    VALUE_ZIPF,
+    Container,
+    ItemStems,
+    LeafFacts,
+    Phrases,
+    phrase_stems,
+)
 from prism_slack.verify.numbers import MASK, QKind, Quantity, Scan
 from prism_slack.verify.text import path_words
 
@@ -485,9 +493,6 @@ def quantifier_problems(tokens: Sequence[str], cited: Sequence[LeafFacts]) -> li
 PROSE_WORDS = 8
 """A cited text with more distinct words than this is a passage, not a table cell."""
 
-VALUE_ZIPF = 5.2
-"""A word this common in English (``good``, ``new``) says too little to be a cell value."""
-
 
 def _column_swap(
     key: str,
@@ -719,22 +724,18 @@ def naming_runs(masked: str, stated: Sequence[Stated]) -> list[Naming]:
     return out
 
 
-def stated_cells(text: str, cited: Sequence[LeafFacts], values: Mapping[str, str]) -> list[Stated]:
-    """The cited text cells (at most ``CELL_WORDS`` words, one not very common English)
-    whose words the claim writes in a row, longest first, with every cited cell of the same
-    value; ``values``: each leaf's text."""
+def stated_cells(
+    text: str, cited: Sequence[LeafFacts], cell: Callable[[LeafFacts], tuple[str, ...]]
+) -> list[Stated]:
+    """The cited text cells whose words the claim writes in a row, longest first, with
+    every cited cell of the same value; ``cell``: a leaf's ``cell_words`` (``()`` for a
+    leaf that is no such cell)."""
     spots = [(m.start(), m.end(), stem(m.group(0))) for m in _WORD.finditer(text.lower())]
     by_span: dict[tuple[int, int], list[LeafFacts]] = {}
     for leaf in cited:
-        value = values.get(leaf.path)
-        if value is None or any(not q.from_path for q in leaf.quantities):
+        keys = cell(leaf)
+        if not keys:
             continue
-        value_words = _WORD.findall(value.lower())
-        if not value_words or len(value_words) > STATED_CELL_WORDS:
-            continue
-        if all(language.zipf(w) >= VALUE_ZIPF or w in language.STOP_WORDS for w in value_words):
-            continue
-        keys = [stem(w) for w in value_words]
         for i in range(len(spots) - len(keys) + 1):
             if all(spots[i + j][2] == k for j, k in enumerate(keys)):
                 span = (spots[i][0], spots[i + len(keys) - 1][1])
@@ -745,10 +746,6 @@ def stated_cells(text: str, cited: Sequence[LeafFacts], values: Mapping[str, str
             continue
         out.append(Stated(a, b, text[a:b], tuple(leaves), amount=False))
     return out
-
-
-STATED_CELL_WORDS = 6
-"""A cited text cell of at most this many words is a value a claim may state."""
 
 
 SUBSTITUTE_LIKENESS = 0.5

@@ -274,7 +274,7 @@ class ClaimContext:
             if sources and a.derivation is None and measured(a.quantity):
                 q = a.quantity
                 out.append((Stated(q.start, q.end, q.text, sources), partial(_holds_amount, q)))
-        for cell in stated_cells(self.found.masked, self.cited, self.index.texts):
+        for cell in stated_cells(self.found.masked, self.cited, self.index.cell_words):
             if not any(cell.start < s.end and s.start < cell.end for s, _ in out):
                 out.append((cell, _holds_text))
         return out

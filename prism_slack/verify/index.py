@@ -269,6 +269,27 @@ def _phrases(leaves: Iterable[Leaf]) -> tuple[Phrases, ItemStems]:
     return out, held
 
 
+STATED_CELL_WORDS = 6
+"""A cited text cell of at most this many words is a value a claim may state."""
+
+VALUE_ZIPF = 5.2
+"""A word this common in English (``good``, ``new``) says too little to be a cell value."""
+
+_CELL_WORD = re.compile(r"[a-z][a-z0-9]*")
+
+
+def cell_words(value: str) -> tuple[str, ...]:
+    """The stems of a text cell a claim may state (``stated_cells``): at most
+    ``STATED_CELL_WORDS`` words, one of them neither a stop word nor very common English
+    (``VALUE_ZIPF``); else ``()``."""
+    value_words = _CELL_WORD.findall(value.lower())
+    if not value_words or len(value_words) > STATED_CELL_WORDS:
+        return ()
+    if all(language.zipf(w) >= VALUE_ZIPF or w in language.STOP_WORDS for w in value_words):
+        return ()
+    return tuple(stem(w) for w in value_words)
+
+
 def _trends(leaves: Iterable[LeafFacts]) -> dict[str, list[tuple[str, int]]]:
     """Measure concept → (path, sign) of each change field that measures it
     (``financials.revenue_growth_pct = -5.0`` → ``revenue``: the report's trend)."""
@@ -363,6 +384,7 @@ class VerifierIndex:
             leaf.path: leaf.value for leaf in evidence if isinstance(leaf.value, str)
         }
         """Each text leaf's value, for the values a claim states (check 7's relation rule)."""
+        self._cell_words: dict[str, tuple[str, ...]] = {}
         self.records = _records(self.leaves.values())
         self.cells = _cells(self.leaves.values())
         self.phrases, self.item_stems = _phrases(evidence)
@@ -430,6 +452,15 @@ class VerifierIndex:
             and leaf.qualifiers != source.qualifiers
             for leaf in self.owners.get(f"concept:{first}", ())
         )
+
+    def cell_words(self, leaf: LeafFacts) -> tuple[str, ...]:
+        """``attributes.cell_words`` of a text leaf with no figure in it, kept per leaf."""
+        found = self._cell_words.get(leaf.path)
+        if found is None:
+            text = self.texts.get(leaf.path)
+            plain = text is not None and not any(not q.from_path for q in leaf.quantities)
+            found = self._cell_words[leaf.path] = cell_words(text) if text and plain else ()
+        return found
 
     def present(self, leaf: LeafFacts) -> bool:
         """Does the leaf state that something is there: not an absent value (``none``,
