@@ -169,7 +169,7 @@ def test_rule(
 
 def test_each_rule_has_a_true_and_a_false_example() -> None:
     by_rule: dict[str, set[bool]] = {}
-    for rule, _, _, expected in CASES:
+    for rule, _, _, expected in CASES + RELATION_CASES:
         by_rule.setdefault(rule, set()).add(expected == "fails")
     assert all(kinds == {True, False} for kinds in by_rule.values()), by_rule
 
@@ -237,3 +237,120 @@ def test_number_words_are_valued(n: int, scale: str) -> None:
     [q] = scan(text, report_text=True).quantities
     factor = {"thousand": 1000, "million": 10**6, "": 1}[scale]
     assert q.value == n * factor
+
+
+# --- check 7: a value the claim names as another field of its record ---------------------
+
+RELATION_DATA: dict[str, Any] = {
+    "company": {"name": "1931 vfl season", "aliases": [], "domain": "vfl.example"},
+    "report": {"id": "R-3", "generated_at": "2026-03-09"},
+    "metrics": {"mobile_share_pct": 71.3, "conversion_rate_pct": 2.1, "aov_usd": 84},
+    "financials": {"net_revenue_usd": 3000000, "gross_revenue_usd": 3400000,
+                   "annual_gross_revenue_churn": 0.0824, "monthly_sessions": 120000},
+    "rows": [
+        {"home_team": "st kilda", "home_team_score": "7.10 (52)", "away_team": "footscray",
+         "away_team_score": "11.11 (77)", "venue": "junction oval", "crowd": "17000"},
+        {"home_team": "richmond", "home_team_score": "13.8 (86)", "away_team": "collingwood",
+         "away_team_score": "16.9 (105)", "venue": "punt road oval", "crowd": "21000"},
+    ],
+    "teams": [
+        {"skip": "michelle englot", "third": "deanna doig", "second": "roberta materi",
+         "lead": "cindy simmons", "city": "regina"},
+    ],
+    "findings": [
+        {"detail": "11.4% of on-site searches return zero results. Shoppers who land on a "
+                   "zero-result page leave the site 38.2% of the time."},
+        {"detail": "6.42% of tenders are rejected by contracted carriers, forcing spot "
+                   "coverage at a premium of roughly 18%."},
+    ],
+    "profile": {"ownership": "not-for-profit"},
+    "medals": [{"nation": "england", "gold": "1", "silver": "0", "bronze": "1"}],
+    "technologies": [{"technology": "lead - acid", "moving_parts": "no", "flammable": "yes"}],
+    "segments": [{"segment_b": "s escalator", "segment_c": "goat cheese",
+                  "segment_d": "disc music boxes"}],
+    "episodes": [
+        {"title": "yielding", "directed_by": "jeff bleckner", "written_by": "sarah thorp"},
+    ],
+    "districts": [
+        {"district": "california 21", "incumbent": "bill thomas"},
+        {"district": "california 7", "incumbent": "ralph r eltse"},
+    ],
+    "players": [
+        {"player": "robert allenby", "country": "australia"},
+        {"player": "tiger woods", "country": "united states"},
+        {"player": "ernie els", "country": "south africa"},
+    ],
+}  # fmt: skip
+
+RELATION_CASES: list[tuple[str, str, tuple[str, ...], Outcome]] = [
+    # a figure whose naming words name another field of its row
+    ("amount", "footscray have an away team score of 11.11 (77)", ("rows[0]",), "ok"),
+    ("amount", "footscray have a crowd of 11.11 (77)", ("rows[0]",), "fails"),
+    ("amount", "crowd 21000 have an away team score of 16.9 (105)", ("rows[1]",), "undecided"),
+    ("amount", "crowd 21000 have a home team score of 16.9 (105)", ("rows[1]",), "fails"),
+    ("amount", "Their mobile share is 71.3%.", ("metrics.mobile_share_pct",), "ok"),
+    ("amount", "Their mobile conversion rate is 71.3%.", ("metrics.mobile_share_pct",), "fails"),
+    # a text cell named as another column of its row; "at" says where, not what
+    ("cell", "footscray be the away team at junction oval", ("rows[0]",), "ok"),
+    ("cell", "the home team at junction oval be st kilda", ("rows[0]",), "ok"),
+    ("cell", "footscray be the home team at junction oval", ("rows[0]",), "fails"),
+    ("cell", "the skip with a lead of cindy simmons be michelle englot", ("teams[0]",), "ok"),
+    ("cell", "the skip with a second of cindy simmons be michelle englot", ("teams[0]",),
+     "fails"),
+    # "a K of V" says V is a K; "the K of V" is V's K
+    ("of", "the skip of regina be michelle englot", ("teams[0]",), "ok"),
+    ("of", "michelle englot be the skip with a city of cindy simmons", ("teams[0]",), "fails"),
+    # a negator that denies what the cited row states; an absent value may be denied
+    ("denial", "england do not have a silver", ("medals[0]",), "undecided"),
+    ("denial", "It's a not-for-profit group.", ("profile.ownership",), "undecided"),
+    ("denial", "england do not have a bronze", ("medals[0]",), "fails"),
+    ("denial", "robert allenby be not from australia", ("players[0]",), "fails"),
+    # a one-letter key word names its field (``segment d``)
+    ("key letter", "segment c be goat cheese", ("segments[0]",), "ok"),
+    ("key letter", "segment d be goat cheese", ("segments[0]",), "fails"),
+    # a field whose value says the thing is absent, named as there
+    ("absent", "lead - acid have no moving part", ("technologies[0]",), "ok"),
+    ("absent", "there be moving part in lead - acid", ("technologies[0]",), "fails"),
+    # "K by V": the run names the value after "by", not the one before "be"
+    ("by", "yielding be written by sarah thorp", ("episodes[0]",), "ok"),
+    ("by", "yielding be written by jeff bleckner", ("episodes[0]",), "fails"),
+    # a dropped qualifier fails when another field holds the measure with another one,
+    # or when it changes the quantity itself (monthly, average)
+    ("qualifier", "They lose about 8.2% of revenue to churn each year.",
+     ("financials.annual_gross_revenue_churn",), "undecided"),
+    ("qualifier", "Revenue is $3M.", ("financials.net_revenue_usd",), "fails"),
+    ("qualifier", "Sessions are 120,000.", ("financials.monthly_sessions",), "fails"),
+    # a one-figure claim whose words sit around another number of the cited sentence
+    ("sentence", "When a search comes back empty, shoppers leave the site 38.2% of the time.",
+     ("findings[0].detail",), "undecided"),
+    ("sentence", "38.2% of their searches come back with zero results.",
+     ("findings[0].detail",), "fails"),
+    ("sentence", "6.42% of tenders are rejected by contracted carriers.", ("findings[1].detail",),
+     "ok"),
+    ("sentence", "Spot coverage costs roughly 6.42% more than contract rates.",
+     ("findings[1].detail",), "fails"),
+    # a cited multi-word cell with one word swapped for a name found nowhere in the report
+    ("substitute", "bill thomas be from the california 21 district", ("districts[0]",), "ok"),
+    ("substitute", "bill thomas be from the state 21 district", ("districts[0]",), "ok"),
+    ("substitute", "bill thomas be from arizona 21 district", ("districts[0]",), "fails"),
+    # another row's multi-word cell, written whole, however common its words
+    ("phrase", "robert allenby represent australia", ("players[0]",), "undecided"),
+    ("phrase", "robert allenby represent the united state", ("players[0]",), "fails"),
+    ("phrase", "tiger woods represent the united states", ("players[1]",), "undecided"),
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def season() -> Report:
+    return build_report("season", RELATION_DATA)
+
+
+@pytest.mark.parametrize(
+    ("rule", "text", "evidence", "expected"),
+    RELATION_CASES,
+    ids=[f"{rule}: {text}" for rule, text, _, _ in RELATION_CASES],
+)
+def test_relation_rule(
+    season: Report, rule: str, text: str, evidence: tuple[str, ...], expected: Outcome
+) -> None:
+    assert outcome(season, text, *evidence) == expected

@@ -43,10 +43,35 @@ names masked out.
    (``swap_problems``); so does a name held by one cited item with a role held by another
    (``ClaimContext.crossed_records``).
 5. **Quantifiers** (facts): ``verify.quantifiers``.
+6. **Relations** (facts). A stated value — an anchored amount or a cited text cell
+   (``stated_cells``) — whose naming words (``naming_runs``: the content words right
+   before and after it, past link words) name the key of another field of its record
+   better than its own, by a distinctive key word, when that field could hold it, fails
+   (``VerifierIndex.renamed``: ``footscray have a crowd of 11.11 (77)``; ``footscray be
+   the home team`` when footscray is ``away_team``).
+7. **Phrase swaps** (facts). Another item's multi-word cell written whole, in a column
+   where the cited item holds something else (``the united state``), fails
+   (``swap_problems``); so does a cited multi-word cell written with one word swapped for
+   a lower-case, not common, word found nowhere in the report (``substituted_cells``:
+   ``arizona 21`` for ``california 21``).
+8. **Denials** (facts). A negator (``no``, ``not``, ``never``) right before a stated cell
+   or before words naming a cited field's whole key fails when that field states the
+   thing (``denials``: ``england do not have a bronze`` when bronze is 1); an absent value
+   (``none``, ``0``, ``-``) may be denied, and a value the claim goes on to give
+   (``no video, audio only``) is not denied. A claim with no negator naming a cited
+   field's whole key whose value is ``no`` or ``none`` says the thing is there, and fails
+   (``ClaimContext.affirmed_absences``: ``there be moving part of lead - acid``).
+
+Rule 1b's dropped qualifier is positive evidence only when another field holds the
+measure with another qualifier, or the qualifier changes the quantity itself
+(``lexicon.QUANTITY_QUALIFIERS``). Rule 1d also reads the whole of a one-figure claim:
+more than half its words, and more than around its own number, around another number of
+the sentence (``38.2% of searches come back with zero results``).
 """
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -57,7 +82,15 @@ from prism_slack.language import stem, words
 from prism_slack.verify import concepts, lexicon
 from prism_slack.verify.anchors import Anchoring, matches
 from prism_slack.verify.concepts import WordSet
-from prism_slack.verify.index import Container, LeafFacts
+from prism_slack.verify.index import (
+    STATED_CELL_WORDS,
+    VALUE_ZIPF,
+    Container,
+    ItemStems,
+    LeafFacts,
+    Phrases,
+    phrase_stems,
+)
 from prism_slack.verify.numbers import MASK, QKind, Quantity, Scan
 from prism_slack.verify.text import path_words
 
@@ -101,7 +134,7 @@ def _clause(found: Scan, q: Quantity) -> tuple[list[str], list[str]]:
     before_words = words(before)
     opened_at = q.start - len(before)
     previous = next((p for p in found.quantities if p.end == opened_at), None)
-    if previous is not None and _measured(previous) and before_words:
+    if previous is not None and measured(previous) and before_words:
         before_words = before_words[1:]  # "1,874 customers process 3.1M …": not 3.1M's noun
     back: list[str] = []
     for word in reversed(before_words):
@@ -128,7 +161,7 @@ def clause_measures(found: Scan, start: int, end: int) -> frozenset[str]:
     return concepts.measures(back + ahead)
 
 
-def _measured(q: Quantity) -> bool:
+def measured(q: Quantity) -> bool:
     """Amounts are bound to what they measure; dates, periods and years only qualify."""
     return q.kind in (QKind.NUMBER, QKind.PERCENT, QKind.CURRENCY, QKind.SCORE) and not (
         q.year_like
@@ -143,6 +176,9 @@ def _record(path: str) -> str | None:
 
 
 Fit = Literal["fits", "doubt", "contradicts"]
+Requalified = Callable[[LeafFacts, frozenset[str]], bool]
+"""Does another field hold these measures with other qualifiers than this one
+(``VerifierIndex.requalified``)?"""
 
 
 def _fits(
@@ -153,6 +189,8 @@ def _fits(
     source: LeafFacts | Container,
     cited: Sequence[LeafFacts] = (),
     named: frozenset[str] = frozenset(),
+    requalified: Requalified = lambda source, measures: True,
+    claim_words: Sequence[str] = (),
 ) -> Fit:
     """Does ``source`` hold what the claim's clause around ``q`` says it measures?
 
@@ -182,12 +220,19 @@ def _fits(
     reversed_ = missing & lexicon.REVERSE_QUALIFIERS
     if reversed_ and (source.qualifiers or (reversed_ & named and not speaks)):
         return "contradicts"  # "net margin" citing gross_margin
+    pairs = list(zip(source.quantities, source.clauses, strict=True))
     if missing:
-        return "contradicts" if missing & named and not speaks else "doubt"
+        if missing & named and not speaks:
+            return "contradicts"
+        own = [t for v, t in pairs if t is not None and matches(q, v)]
+        if source.is_text and not any(t.has(w) for t in own for w in said):
+            return "contradicts" if _elsewhere(q, pairs, said, claim_words) else "doubt"
+        return "doubt"
     if any(v.from_path and matches(q, v) for v in source.quantities):
         return "fits"  # the field's own path names the number (``rule_of_40``)
-    if (measures or said) and not source.qualifiers <= concepts.all_concepts(clause):
-        return "contradicts"
+    dropped = not source.qualifiers <= concepts.all_concepts(clause)
+    if (measures or said) and dropped and requalified(source, measures):
+        return "contradicts"  # "revenue was $3M" citing net_revenue_usd beside gross
     record = _record(source.path)
     siblings = [c for c in cited if record is not None and _record(c.path) == record]
     record_words = WordSet.union(
@@ -197,17 +242,38 @@ def _fits(
         return "doubt" if speaks else "contradicts"
     if not source.is_text:  # the field's path is all it says
         return "fits" if not said or any(whole.has(w) for w in said) else "doubt"
-    pairs = list(zip(source.quantities, source.clauses, strict=True))
     if not said or any(  # some of the same words around the same number in the sentence
         there is not None and matches(q, v) and any(there.has(w) for w in said)
         for v, there in pairs
     ):
         return "fits"
-    elsewhere = any(  # the clause's words sit around *another* number of the sentence
-        there is not None and not matches(q, v) and sum(there.has(w) for w in said) * 2 > len(said)
-        for v, there in pairs
-    )
-    return "contradicts" if elsewhere else "doubt"
+    return "contradicts" if _elsewhere(q, pairs, said, claim_words) else "doubt"
+
+
+def _elsewhere(
+    q: Quantity,
+    pairs: Sequence[tuple[Quantity, WordSet | None]],
+    said: Sequence[str],
+    claim: Sequence[str],
+) -> bool:
+    """Do the claim's words sit around *another* number of a report sentence: at least
+    half the clause's words (none of which are around ``q`` there), or more than half of
+    the words of a one-figure ``claim`` and more of them than around ``q`` (``38.2% of
+    searches come back with zero results`` when zero results sit by 11.4%)?"""
+
+    def count(there: WordSet, words_: Sequence[str]) -> int:
+        return sum(there.has(w) for w in words_)
+
+    ours = max((count(t, claim) for v, t in pairs if t is not None and matches(q, v)), default=0)
+    for v, there in pairs:
+        if there is None or matches(q, v):
+            continue
+        if count(there, said) * 2 >= len(said):
+            return True
+        theirs = count(there, claim)
+        if theirs * 2 > len(claim) and theirs > ours:
+            return True
+    return False
 
 
 def _spelt_in(concept: str, clause: list[str], whole: WordSet) -> bool:
@@ -238,6 +304,8 @@ def binding_problems(
     field_stems: frozenset[str] = frozenset(),
     cited: Sequence[LeafFacts] = (),
     named: frozenset[str] = frozenset(),
+    *,
+    requalified: Requalified = lambda source, measures: True,
 ) -> Findings:
     """Rule 1: each warranted quantity's clause names what one of its fields holds.
 
@@ -246,8 +314,10 @@ def binding_problems(
     the report names.
     """
     out = Findings()
+    figures = [a for a in anchorings if measured(a.quantity)]
+    claim_words = concepts.content_words(found.masked) if len(figures) == 1 else []
     for a in anchorings:
-        if not a.sources or not _measured(a.quantity) or a.derivation is not None or a.counts:
+        if not a.sources or not measured(a.quantity) or a.derivation is not None or a.counts:
             continue  # a derived figure's relation, a count's noun, says what it is
         back, ahead = _clause(found, a.quantity)
         near = [
@@ -256,7 +326,16 @@ def binding_problems(
         ]
         foreign = [w for w in near if stem(w) in field_stems]
         fits = {
-            _fits(a.quantity, back + ahead, foreign=foreign, source=s, cited=cited, named=named)
+            _fits(
+                a.quantity,
+                back + ahead,
+                foreign=foreign,
+                source=s,
+                cited=cited,
+                named=named,
+                requalified=requalified,
+                claim_words=claim_words,
+            )
             for s in a.sources
         }
         if "fits" in fits:
@@ -317,7 +396,9 @@ def swap_problems(
     evidence: ContentEvidence,
     cited: Sequence[LeafFacts],
     records: Mapping[str, Sequence[frozenset[str]]],
+    *,
     cells: Mapping[str, Mapping[str, Mapping[int, frozenset[str]]]] | None = None,
+    phrases: tuple[Phrases, ItemStems] | None = None,
 ) -> list[str]:
     """Rule 4: a content word that is not in the cited evidence but is a distinctive word
     of *another* item of a cited list (another row, finding, stakeholder) points to that
@@ -337,7 +418,7 @@ def swap_problems(
         head, _, index = record[:-1].rpartition("[")
         if head in records and index.isdigit():
             items.setdefault(head, set()).add(int(index))
-    problems = []
+    problems = _phrase_swaps(text, items, cells or {}, *(phrases or ({}, {})))
     roles = concepts.all_concepts(words(text)) & lexicon.ROLE_CONCEPTS - evidence.concepts
     for role in sorted(roles):  # "the Chief Digital Officer" of another stakeholder
         for head, mine in items.items():
@@ -386,9 +467,6 @@ def swap_problems(
 PROSE_WORDS = 8
 """A cited text with more distinct words than this is a passage, not a table cell."""
 
-VALUE_ZIPF = 5.2
-"""A word this common in English (``good``, ``new``) says too little to be a cell value."""
-
 
 def _column_swap(
     key: str,
@@ -405,6 +483,37 @@ def _column_swap(
                     f"{head}[{min(mine)}].{column}"
                 )
     return None
+
+
+def _phrase_swaps(
+    text: str,
+    items: Mapping[str, set[int]],
+    cells: Mapping[str, Mapping[str, Mapping[int, frozenset[str]]]],
+    phrases: Phrases,
+    held_stems: ItemStems,
+) -> list[str]:
+    """Another item's multi-word cell written whole (``robert allenby represent the united
+    state`` when another row's country is ``united states``), in a column where the cited
+    item holds something else, with a word the cited evidence does not hold."""
+    tokens = phrase_stems(text)
+    for head, mine in items.items():
+        starts = phrases.get(head, {})
+        for i in range(len(tokens) - 1):
+            for stems, j, column in starts.get(tokens[i : i + 2], ()):
+                if j in mine or tuple(tokens[i : i + len(stems)]) != stems:
+                    continue
+                held = cells.get(head, {}).get(column, {})
+                if not any(k in held and held[k] != frozenset(stems) for k in mine):
+                    continue
+                own = set().union(*(held_stems.get(head, {}).get(k, set()) for k in mine))
+                if all(s.isdigit() or s in own for s in stems):
+                    continue
+                phrase = " ".join(stems)
+                return [
+                    f"'{phrase}' is {head}[{j}].{column}, not the cited "
+                    f"{head}[{min(mine)}].{column}"
+                ]
+    return []
 
 
 OFF_TOPIC_WORDS = 3
@@ -459,3 +568,247 @@ def content_missing(text: str, evidence: ContentEvidence) -> tuple[int, list[str
             continue
         missing.append(word)
     return total, missing
+
+
+@dataclass(frozen=True, slots=True)
+class Stated:
+    """A value the claim states — an anchored quantity or a cited text cell's words —
+    at ``start:end`` of the claim, with the cited fields that hold it."""
+
+    start: int
+    end: int
+    text: str
+    sources: tuple[LeafFacts, ...]
+    amount: bool = True
+    """A number (else the words of a text cell)."""
+
+
+_TOKEN = re.compile(MASK + r"+|[a-z][a-z0-9]*|\S")
+_SKIPPED = frozenset("()")
+_WORD = re.compile(r"[a-z][a-z0-9]*")
+_PLACES = frozenset({"in", "at"})
+_POSSESSIVE = frozenset("s")
+"""A one-letter word that is a possessive tail, not a key letter (``segment d``)."""
+_ATTACHING = frozenset({"of", "by", "the", "a", "an"})
+"""Words that attach a run to the stated value beyond it (``round of 16``, ``written by``)."""
+RUN_WORDS = 4
+"""At most this many words next to a value name what it is."""
+UNIT_WORDS = 2
+"""At most this many words right after a number, with no link word, name it
+(``0 wsop earnings``; later words are the rest of the sentence)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Naming:
+    """The words around a stated value: ``near`` (every word of the runs right before and
+    after it, which may name its own field) and ``naming`` (those that, by their place,
+    say what it is, which may name another field)."""
+
+    near: list[str]
+    naming: list[str]
+
+
+def naming_runs(masked: str, stated: Sequence[Stated]) -> list[Naming]:
+    """For each stated value, the runs of content words right before and after it, past
+    link words only (``lexicon.RELATION_LINKS``: ``a crowd of 11.11 (77)``, ``footscray
+    be the home team``), passing over values that share a field with it (``11.11 (77)``).
+
+    A run names the value (``Naming.naming``) unless its place says otherwise: a run
+    that another stated value sits against on its far side names that one (``20 in round
+    5``, ``the round of 16``); ``the K of V`` is V's K, not V (``the mascot of west
+    central``; ``a position of ray rissmiller`` is V); a text value followed by a word
+    with no link is its subject (``keith clearwater place at t7``); a number's unlinked
+    noun is at most
+    ``UNIT_WORDS``; ``in`` and ``at`` link forward after ``be`` only (``be in the
+    north``); a value written right against another one is part of a longer name."""
+    if not stated:
+        return []
+    tokens = [(m.start(), m.group(0)) for m in _TOKEN.finditer(masked.lower())]
+    owner: list[int | None] = [None] * len(tokens)
+    inside: list[list[int]] = [[] for _ in stated]
+    for k, (a, _) in enumerate(tokens):
+        for n, s in enumerate(stated):
+            if s.start <= a < s.end:
+                owner[k] = n
+                inside[n].append(k)
+                break
+    fields = [frozenset(leaf.path for leaf in s.sources) for s in stated]
+
+    def word(k: int) -> str:
+        return tokens[k][1] if 0 <= k < len(tokens) else ""
+
+    def valued(k: int) -> bool:
+        return 0 <= k < len(tokens) and (owner[k] is not None or word(k)[0] == MASK)
+
+    def content(k: int) -> bool:
+        w = word(k)
+        return (
+            not valued(k)
+            and w[:1].isalpha()
+            and (len(w) > 1 or w not in _POSSESSIVE)
+            and not (w in language.STOP_WORDS or w in lexicon.CLAUSE_BREAKS)
+        )
+
+    def skip(n: int, k: int, step: int) -> int:
+        """Past parentheses and values that share a field with value ``n``."""
+        while 0 <= k < len(tokens):
+            o = owner[k]
+            if word(k) not in _SKIPPED and (o is None or not fields[o] & fields[n]):
+                break
+            k += step
+        return k
+
+    def run(n: int, i: int, step: int) -> tuple[list[str], bool]:
+        k, links = skip(n, i, step), []
+        while word(k) in lexicon.RELATION_LINKS:
+            links.append(word(k))
+            k += step
+        place = _PLACES & set(links)
+        if place and (step < 0 or not set(links) & lexicon.BE_VERBS):
+            return [], False  # "the home team at lake oval": where, not what
+        found: list[int] = []
+        while content(k) and len(found) < RUN_WORDS:
+            found.append(k)
+            k += step
+        if step > 0 and not links and stated[n].amount and len(found) > UNIT_WORDS:
+            return [word(j) for j in found], False  # "(9) score high rebound": a verb
+        far = k
+        while word(far) in _ATTACHING:
+            far += step
+        names = bool(found) and not (0 <= far < len(tokens) and owner[far] is not None)
+        if step < 0 and links[:1] == ["of"] and word(k) not in ("a", "an"):
+            names = False  # "the mascot of west central": west central's mascot
+        if step > 0 and not links and not stated[n].amount:
+            names = False  # "keith clearwater place at t7": a verb, not a name
+        return [word(j) for j in sorted(found)], names
+
+    out = []
+    for n, ks in enumerate(inside):
+        if not ks:
+            out.append(Naming([], []))
+            continue
+        before, before_names = run(n, ks[0] - 1, -1)
+        after, after_names = run(n, ks[-1] + 1, 1)
+        if valued(skip(n, ks[-1] + 1, 1)):
+            before_names = False  # "chassis model scania k360ua": a longer name
+        if valued(skip(n, ks[0] - 1, -1)):
+            after_names = False
+        naming = (before if before_names else []) + (after if after_names else [])
+        out.append(Naming(before + after, naming))
+    return out
+
+
+def stated_cells(
+    text: str, cited: Sequence[LeafFacts], cell: Callable[[LeafFacts], tuple[str, ...]]
+) -> list[Stated]:
+    """The cited text cells whose words the claim writes in a row, longest first, with
+    every cited cell of the same value; ``cell``: a leaf's ``cell_words`` (``()`` for a
+    leaf that is no such cell)."""
+    spots = [(m.start(), m.end(), stem(m.group(0))) for m in _WORD.finditer(text.lower())]
+    by_span: dict[tuple[int, int], list[LeafFacts]] = {}
+    for leaf in cited:
+        keys = cell(leaf)
+        if not keys:
+            continue
+        for i in range(len(spots) - len(keys) + 1):
+            if all(spots[i + j][2] == k for j, k in enumerate(keys)):
+                span = (spots[i][0], spots[i + len(keys) - 1][1])
+                by_span.setdefault(span, []).append(leaf)
+    out: list[Stated] = []
+    for (a, b), leaves in sorted(by_span.items(), key=lambda kv: kv[0][0] - kv[0][1]):
+        if any(s.start <= a and b <= s.end for s in out):
+            continue
+        out.append(Stated(a, b, text[a:b], tuple(leaves), amount=False))
+    return out
+
+
+SUBSTITUTE_LIKENESS = 0.5
+"""A substitute this alike to the word it replaces (``lose`` for ``lost``, by
+``difflib`` ratio) is an inflection or a typo, not another name."""
+
+
+def substituted_cells(
+    text: str,
+    cited: Sequence[LeafFacts],
+    values: Mapping[str, str],
+    vocabulary: frozenset[str],
+) -> list[str]:
+    """A cited multi-word cell the claim writes with one word replaced by a word found
+    nowhere in the report (``bill thomas be from arizona 21 district`` when the row says
+    ``california 21``): another entity's name in this one's place. ``vocabulary``: the
+    stems of every value and key of the report. A stop word, a capitalised word (check 6
+    reads names), a common English word (``language.common``), an inflection or typo of
+    the replaced word, or a replaced word the claim writes elsewhere, is no substitution."""
+    tokens = phrase_stems(text)
+    raw = re.findall(r"[A-Za-z0-9]+", text)  # what phrase_stems stems, as written
+    row_values = [phrase_stems(values[leaf.path]) for leaf in cited if leaf.path in values]
+    held = {t for cell in row_values for t in cell}
+    for cell in row_values:
+        if len(cell) < 2 or len(cell) > STATED_CELL_WORDS:
+            continue
+        for i in range(len(tokens) - len(cell) + 1):
+            window = tokens[i : i + len(cell)]
+            diff = [j for j, (a, b) in enumerate(zip(window, cell, strict=True)) if a != b]
+            if len(diff) != 1:
+                continue
+            said, meant = window[diff[0]], cell[diff[0]]
+            if not said.isalpha() or not meant.isalpha() or min(len(said), len(meant)) < 3:
+                continue
+            if said in language.STOP_WORDS or meant in language.STOP_WORDS:
+                continue
+            if said in held or said in vocabulary or meant in tokens:
+                continue
+            written = raw[i + diff[0]]
+            if not written.islower() or language.common(written):
+                continue  # a capitalised name is check 6's; "bad" for "worst": a paraphrase
+            if difflib.SequenceMatcher(None, said, meant).ratio() >= SUBSTITUTE_LIKENESS:
+                continue
+            return [
+                f"'{' '.join(window)}' reads as the cited '{' '.join(cell)}' with "
+                f"'{said}' for '{meant}'"
+            ]
+    return []
+
+
+@dataclass(frozen=True, slots=True)
+class Denial:
+    """What a negator of the claim denies: a stated value (its index in the stated
+    list), or the words right after it (which may name a field)."""
+
+    value: int | None
+    words: list[str]
+    at: int = 0
+    """Where the negator is in the claim."""
+
+
+def denials(masked: str, stated: Sequence[Stated]) -> list[Denial]:
+    """For each negator (``lexicon.NEGATION_WORDS``: ``no``, ``not``, ``never``), what it
+    denies: the stated value right after it, past link and helper words (``be not from
+    the democratic party``), or else the run of content words there (``there be no extra
+    point``, ``do not have a bronze``)."""
+    tokens = [(m.start(), m.group(0)) for m in _TOKEN.finditer(masked.lower())]
+    out = []
+    for i, (at, token) in enumerate(tokens):
+        end = at + len(token)
+        if token not in lexicon.NEGATION_WORDS or masked[end : end + 1] == "-":
+            continue  # "not-for-profit", "no-show": a compound, not a denial
+        k = i + 1
+        while k < len(tokens) and tokens[k][1] in lexicon.DENIAL_SKIPS:
+            k += 1
+        if k >= len(tokens):
+            continue
+        start = tokens[k][0]
+        owner = next((n for n, s in enumerate(stated) if s.start <= start < s.end), None)
+        if owner is not None:
+            out.append(Denial(owner, []))
+            continue
+        run: list[str] = []
+        while k < len(tokens) and len(run) < RUN_WORDS:
+            word = tokens[k][1]
+            if not word[0].isalpha() or word in language.STOP_WORDS:
+                break
+            run.append(word)
+            k += 1
+        if run:
+            out.append(Denial(None, run, at))
+    return out

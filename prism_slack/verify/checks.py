@@ -26,7 +26,7 @@ import difflib
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import replace
-from functools import cached_property, lru_cache
+from functools import cached_property, lru_cache, partial
 from itertools import pairwise
 from typing import NamedTuple
 
@@ -50,16 +50,22 @@ from prism_slack.verify.anchors import (
 from prism_slack.verify.attributes import (
     ContentEvidence,
     Findings,
+    Stated,
     binding_problems,
     content_problems,
+    denials,
     measure_problems,
+    measured,
+    naming_runs,
+    stated_cells,
+    substituted_cells,
     swap_problems,
 )
 from prism_slack.verify.counts import list_count
 from prism_slack.verify.derived import derive, relations_named
 from prism_slack.verify.entities import Name, NameEvidence, find_names, identifier_key
 from prism_slack.verify.index import Container, LeafFacts, VerifierIndex, index_for
-from prism_slack.verify.numbers import MASK, Scan, scan
+from prism_slack.verify.numbers import MASK, Quantity, Scan, scan
 from prism_slack.verify.opposites import opposite_problems
 from prism_slack.verify.quantifiers import quantifier_problems
 from prism_slack.verify.ranks import Ranked, rank_findings
@@ -259,7 +265,14 @@ class ClaimContext:
         facts only (coaching is advice: its own words are not the report's)."""
         index = self.index
         rival_stems, rival_concepts = self.rivals
-        out = binding_problems(self.found, self.anchorings, rival_stems, self.cited, rival_concepts)
+        out = binding_problems(
+            self.found,
+            self.anchorings,
+            rival_stems,
+            self.cited,
+            rival_concepts,
+            requalified=index.requalified,
+        )
         if self.claim.kind == "fact":
             text, evidence = self.content_text, self.content_evidence
             out.extend(
@@ -271,10 +284,23 @@ class ClaimContext:
                     lambda words: index.sibling_swap(words, self.cited, self.could_hold),
                 )
             )
-            out.problems += swap_problems(text, evidence, self.cited, index.records, index.cells)
+            out.problems += swap_problems(
+                text,
+                evidence,
+                self.cited,
+                index.records,
+                cells=index.cells,
+                phrases=(index.phrases, index.item_stems),
+            )
             out.problems += self.crossed_records()
             out.problems += self.ranked.problems
             out.problems += opposite_problems(text, [value for _, value in self.cited_passages])
+            out.problems += self.renamed_values()
+            out.problems += self.denied_values()
+            out.problems += self.affirmed_absences()
+            out.problems += substituted_cells(
+                self.found.text, self.cited, index.texts, index.all_stems
+            )
             out.problems += self.trend_problems()
             out.problems += quantifier_problems(self.found.text, self.cited_passages)
             out.extend(content_problems(text, evidence, anchored=self.anchored))
@@ -319,6 +345,91 @@ class ClaimContext:
                     )
         return problems
 
+    @cached_property
+    def stated(self) -> list[tuple[Stated, Callable[[LeafFacts], bool]]]:
+        """The values the claim states — each anchored amount and each cited text cell it
+        writes — with what could hold each (a value of the same kind; a text)."""
+        out: list[tuple[Stated, Callable[[LeafFacts], bool]]] = []
+        for a in self.anchorings:
+            sources = tuple(s for s in a.sources if isinstance(s, LeafFacts))
+            if sources and a.derivation is None and measured(a.quantity):
+                q = a.quantity
+                out.append((Stated(q.start, q.end, q.text, sources), partial(_holds_amount, q)))
+        for cell in stated_cells(self.found.masked, self.cited, self.index.cell_words):
+            if not any(cell.start < s.end and s.start < cell.end for s, _ in out):
+                out.append((cell, _holds_text))
+        return out
+
+    def renamed_values(self) -> list[str]:
+        """A value the claim states whose naming words (``naming_runs``) name the key of
+        another field next to the one that holds it better than that one's
+        (``VerifierIndex.renamed``): ``footscray have a crowd of 11.11 (77)`` when 11.11
+        (77) is the away team's score; ``footscray be the home team`` when footscray is
+        ``away_team``."""
+        stated = [s for s, _ in self.stated]
+        problems = []
+        for (value, could_hold), run in zip(
+            self.stated, naming_runs(self.found.masked, stated), strict=True
+        ):
+            if not run.naming:
+                continue
+            rival = self.index.renamed(value.sources, could_hold, near=run.near, naming=run.naming)
+            if rival is not None:
+                own = ", ".join(leaf.path for leaf in value.sources)
+                problems.append(
+                    f"'{value.text}' is {own}, but the claim calls it "
+                    f"{' '.join(run.naming)!r}, which names {rival}"
+                )
+        return problems
+
+    def denied_values(self) -> list[str]:
+        """A negator that denies what a cited field states (``attributes.denials``): a
+        cited text cell (``be not from the democratic party`` when the party is
+        democratic), or a field whose whole key the words after it name and whose value
+        is present (``there be no extra point`` when ``extra_points`` is 7; not when it is
+        0, ``none`` or ``-``: ``lexicon.ABSENT_VALUES``)."""
+        stated = [s for s, _ in self.stated]
+        problems = []
+        for denial in denials(self.found.masked, stated):
+            given = {  # the value is given after the negator: "no video, audio only"
+                leaf.path for s in stated if s.start > denial.at for leaf in s.sources
+            }
+            if denial.value is not None:
+                value = stated[denial.value]
+                if not value.amount:
+                    paths = ", ".join(leaf.path for leaf in value.sources)
+                    problems.append(f"the claim denies '{value.text}', which {paths} states")
+                continue
+            said = {stem(w) for w in denial.words}
+            named = [
+                leaf
+                for leaf in self.cited
+                if self.index.key_stems.get(leaf.path) and self.index.key_stems[leaf.path] <= said
+            ]
+            for leaf in named:
+                if leaf.path not in given and self.index.present(leaf):
+                    problems.append(
+                        f"the claim denies {' '.join(denial.words)!r}, but {leaf.path} states it"
+                    )
+                    break
+        return problems
+
+    def affirmed_absences(self) -> list[str]:
+        """A claim with no negator that names a cited field's whole key whose value says
+        the thing is absent (``no``, ``none``: ``there be moving part of lead - acid`` when
+        ``moving_parts`` is ``no``) says it is there."""
+        tokens = words(self.found.masked)
+        if set(tokens) & (lexicon.NEGATION_WORDS | lexicon.ABSENT_WORDS):
+            return []
+        said = {stem(w) for w in tokens}
+        for leaf in self.cited:
+            key = self.index.key_stems.get(leaf.path)
+            text = self.index.texts.get(leaf.path, "").strip().lower()
+            if key and key <= said and text in lexicon.ABSENT_WORDS:
+                named = " ".join(sorted(key))
+                return [f"the claim says there is {named}, but {leaf.path} is {text!r}"]
+        return []
+
     def trend_problems(self) -> list[str]:
         """A direction word anywhere in the claim (``grew``, ``up from the prior year``,
         ``slid``) about a measure whose change the report states with the other sign
@@ -361,6 +472,16 @@ class ClaimContext:
 
 def _content(tokens: list[str]) -> list[str]:
     return [t for t in tokens if t not in language.STOP_WORDS]
+
+
+def _holds_amount(q: Quantity, leaf: LeafFacts) -> bool:
+    """Could ``leaf`` hold the amount ``q``: a value of the same kind?"""
+    return any(same_kind(q, v) for v in leaf.quantities)
+
+
+def _holds_text(leaf: LeafFacts) -> bool:
+    """Could ``leaf`` hold a text cell's value: a text with no figure in it?"""
+    return leaf.is_text and not any(not q.from_path for q in leaf.quantities)
 
 
 @lru_cache(maxsize=64)

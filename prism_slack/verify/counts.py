@@ -37,7 +37,7 @@ def list_count(
     for i, word in enumerate(after[:NOUN_REACH]):
         for container in containers:
             names = path_words(container.path)
-            if not names or not _names(word, names[-1]):
+            if not container.is_list or not names or not _names(word, names[-1]):
                 continue
             picked = _picked(after[:i], container, cells.get(container.path, {}))
             return None if picked is None else (container, picked)

@@ -8,12 +8,14 @@ vocabulary. Verifying a claim then only looks things up; nothing is parsed twice
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from prism_slack import language
 from prism_slack.evidence import Leaf, canonical_path, join_key
 from prism_slack.language import stem, words
 from prism_slack.reports.model import Report
@@ -72,6 +74,7 @@ class Container:
     size: int
     measures: frozenset[str]
     concepts: frozenset[str]
+    is_list: bool = False
 
 
 def _leaf_facts(leaf: Leaf, ordinary: frozenset[str]) -> LeafFacts:
@@ -132,14 +135,14 @@ def _sentence_clause(masked: str, start: int, end: int) -> str:
     return f"{before} {after}"
 
 
-def _containers(data: Mapping[str, Any]) -> Iterator[tuple[str, int]]:
-    def walk(path: str, value: Any) -> Iterator[tuple[str, int]]:
+def _containers(data: Mapping[str, Any]) -> Iterator[tuple[str, Any]]:
+    def walk(path: str, value: Any) -> Iterator[tuple[str, Any]]:
         if isinstance(value, Mapping):
-            yield path, len(value)
+            yield path, value
             for key, child in value.items():
                 yield from walk(join_key(path, str(key)), child)
         elif isinstance(value, list):
-            yield path, len(value)
+            yield path, value
             for i, child in enumerate(value):
                 yield from walk(f"{path}[{i}]", child)
 
@@ -151,6 +154,10 @@ FIELD_WORD_MAX_LEAVES = 6
 """A word names a field when it is in the last key of at most this many leaves: rarer
 words (``personalization``, ``churn``, ``search``) name fields; words in many keys only
 shape them (and ``lexicon.GENERIC_FIELD_WORDS`` never name one)."""
+
+DISTINCT_KEY_SHARE = 1 / 3
+"""A key word held by at most this share of the report's keys is distinctive enough to
+point a value to another field (``home`` and ``away``, not ``team``)."""
 
 ENVELOPE_KEYS = frozenset({"report", "company.name", "company.aliases", "company.legal_name",
                            "company.domain"})  # fmt: skip
@@ -226,6 +233,64 @@ def _cells(leaves: Iterable[LeafFacts]) -> dict[str, dict[str, dict[int, frozens
     return out
 
 
+PHRASE_WORDS = (2, 6)
+"""A list item's text cell of this many words (fewest, most) is a phrase a claim may
+state whole (``united states``, ``south korea``), however common its words."""
+
+_TOKEN = re.compile(r"[a-z0-9]+")
+
+
+def phrase_stems(text: str) -> tuple[str, ...]:
+    """The stems of a text's words and digit runs, in order (``united states`` →
+    ``unit``, ``state``): how a cell phrase is found in a claim."""
+    return tuple(stem(t) for t in _TOKEN.findall(text.lower()))
+
+
+Phrases = dict[str, dict[tuple[str, ...], list[tuple[tuple[str, ...], int, str]]]]
+"""List → first two stems → (the phrase's stems, item, column) of each multi-word cell."""
+ItemStems = dict[str, dict[int, set[str]]]
+"""List → item → the ``phrase_stems`` of all its text cells."""
+
+
+def _phrases(leaves: Iterable[Leaf]) -> tuple[Phrases, ItemStems]:
+    out: Phrases = {}
+    held: ItemStems = {}
+    for leaf in leaves:
+        end = leaf.path.rfind("]")
+        if end == -1 or not isinstance(leaf.value, str):
+            continue
+        head, _, index = leaf.path[:end].rpartition("[")
+        column = leaf.path[end + 1 :].lstrip(".")
+        stems = phrase_stems(leaf.value)
+        if index.isdigit():
+            held.setdefault(head, {}).setdefault(int(index), set()).update(stems)
+        fewest, most = PHRASE_WORDS
+        if index.isdigit() and column and "." not in column and fewest <= len(stems) <= most:
+            out.setdefault(head, {}).setdefault(stems[:2], []).append((stems, int(index), column))
+    return out, held
+
+
+STATED_CELL_WORDS = 6
+"""A cited text cell of at most this many words is a value a claim may state."""
+
+VALUE_ZIPF = 5.2
+"""A word this common in English (``good``, ``new``) says too little to be a cell value."""
+
+_CELL_WORD = re.compile(r"[a-z][a-z0-9]*")
+
+
+def cell_words(value: str) -> tuple[str, ...]:
+    """The stems of a text cell a claim may state (``stated_cells``): at most
+    ``STATED_CELL_WORDS`` words, one of them neither a stop word nor very common English
+    (``VALUE_ZIPF``); else ``()``."""
+    value_words = _CELL_WORD.findall(value.lower())
+    if not value_words or len(value_words) > STATED_CELL_WORDS:
+        return ()
+    if all(language.zipf(w) >= VALUE_ZIPF or w in language.STOP_WORDS for w in value_words):
+        return ()
+    return tuple(stem(w) for w in value_words)
+
+
 def _trends(leaves: Iterable[LeafFacts]) -> dict[str, list[tuple[str, int]]]:
     """Measure concept → (path, sign) of each change field that measures it
     (``financials.revenue_growth_pct = -5.0`` → ``revenue``: the report's trend)."""
@@ -248,6 +313,28 @@ def _key_words(key: str) -> frozenset[str]:
     )
 
 
+def _last_key(path: str) -> str:
+    """A leaf's own key, without list indexes (``rows[3].away_team_score`` →
+    ``away_team_score``)."""
+    return re.sub(r"\[\d+\]", "", path).rpartition(".")[2]
+
+
+def _naming_stems(key: str) -> frozenset[str]:
+    """Stems of every word of a key that can name it (``written_by`` → ``written``)."""
+    return frozenset(
+        stem(w) for w in path_words(key) if not w.isdigit() and w not in language.STOP_WORDS
+    )
+
+
+def _key_weights(paths: Iterable[str]) -> dict[str, float]:
+    """How distinctive each key word is among the report's distinct keys (a list's column
+    counts once): ``log(keys / keys holding it)``. ``team`` in four of seven columns says
+    little; ``crowd``, ``home`` or ``away`` say a lot."""
+    keys = {_last_key(p) for p in paths}
+    counts: Counter[str] = Counter(w for key in keys for w in _naming_stems(key))
+    return {w: math.log(len(keys) / n) for w, n in counts.items()}
+
+
 def _key_concepts(key: str) -> frozenset[str]:
     return concepts.all_concepts(path_words(key))
 
@@ -264,10 +351,14 @@ class VerifierIndex:
             leaf.path: _leaf_facts(leaf, self.vocabulary) for leaf in evidence
         }
         self.containers: dict[str, Container] = {}
-        for path, size in _containers(report.data):
+        for path, value in _containers(report.data):
             found = path_words(path)
             self.containers[path] = Container(
-                path, size, concepts.measures(found), concepts.all_concepts(found)
+                path,
+                len(value),
+                concepts.measures(found),
+                concepts.all_concepts(found),
+                is_list=isinstance(value, list),
             )
         self.named: frozenset[str] = frozenset().union(
             *(leaf.concepts for leaf in self.leaves.values()),
@@ -286,8 +377,26 @@ class VerifierIndex:
         self.named_by_container: frozenset[str] = frozenset().union(
             *(c.concepts for c in self.containers.values())
         )
+        self.key_weights = _key_weights(self.leaves)
+        self.key_stems = {path: _naming_stems(_last_key(path)) for path in self.leaves}
+        """Each leaf's key words, stemmed (``rows[3].away_team`` → ``away``, ``team``)."""
+        self.key_holders: dict[tuple[str, str], list[str]] = {}
+        """(parent path, key stem) → the leaves under that parent whose key has it."""
+        for path, key_stems in self.key_stems.items():
+            for w in key_stems:
+                self.key_holders.setdefault((path.rpartition(".")[0], w), []).append(path)
+        self.texts: dict[str, str] = {
+            leaf.path: leaf.value for leaf in evidence if isinstance(leaf.value, str)
+        }
+        """Each text leaf's value, for the values a claim states (check 7's relation rule)."""
+        self._cell_words: dict[str, tuple[str, ...]] = {}
         self.records = _records(self.leaves.values())
         self.cells = _cells(self.leaves.values())
+        self.phrases, self.item_stems = _phrases(evidence)
+        self.all_stems: frozenset[str] = frozenset().union(
+            *(leaf.stems for leaf in self.leaves.values())
+        )
+        """Stems of every value and key of the report."""
         self.trends = _trends(self.leaves.values())
         self.children: dict[str, list[str]] = {}
         """Parent path → the leaf paths directly under it (``financials.payer_mix``)."""
@@ -330,6 +439,87 @@ class VerifierIndex:
                 if stems & other and not named_mine and holds(self.leaves[path]):
                     return path
         return None
+
+    def requalified(self, source: LeafFacts, measures: frozenset[str]) -> bool:
+        """Does dropping ``source``'s qualifier point elsewhere? Yes for one of
+        ``lexicon.QUANTITY_QUALIFIERS``; else only when another field holds the measures
+        the claim names (``measures``, qualifiers aside) with other qualifiers
+        (``gross_revenue_usd`` beside ``net_revenue_usd`` for ``revenue``; not
+        ``revenue to churn`` for ``annual_gross_revenue_churn`` when no other field
+        measures revenue churn)."""
+        base = measures - lexicon.REVERSE_QUALIFIERS
+        if not base or source.qualifiers & lexicon.QUANTITY_QUALIFIERS:
+            return True
+        first = min(base)
+        return any(
+            leaf.path != source.path
+            and base <= leaf.measures
+            and leaf.qualifiers != source.qualifiers
+            for leaf in self.owners.get(f"concept:{first}", ())
+        )
+
+    def cell_words(self, leaf: LeafFacts) -> tuple[str, ...]:
+        """``attributes.cell_words`` of a text leaf with no figure in it, kept per leaf."""
+        found = self._cell_words.get(leaf.path)
+        if found is None:
+            text = self.texts.get(leaf.path)
+            plain = text is not None and not any(not q.from_path for q in leaf.quantities)
+            found = self._cell_words[leaf.path] = cell_words(text) if text and plain else ()
+        return found
+
+    def present(self, leaf: LeafFacts) -> bool:
+        """Does the leaf state that something is there: not an absent value (``none``,
+        ``-``, ``0``: ``lexicon.ABSENT_VALUES``)?"""
+        text = self.texts.get(leaf.path)
+        if text is not None:
+            return " ".join(text.lower().split()) not in lexicon.ABSENT_VALUES
+        return any(q.value != 0 for q in leaf.quantities if q.numeric and not q.from_path)
+
+    def key_fit(self, path: str, said: frozenset[str]) -> float:
+        """How well the stems ``said`` name the key of ``path``: the weight of its words
+        they name, less the weight of those they leave out."""
+        weights = self.key_weights
+        return sum(weights.get(w, 0.0) * (1 if w in said else -1) for w in self.key_stems[path])
+
+    def renamed(
+        self,
+        own: Sequence[LeafFacts],
+        holds: Callable[[LeafFacts], bool],
+        *,
+        near: Sequence[str],
+        naming: Sequence[str],
+    ) -> str | None:
+        """The field next to ``own`` (same parent) whose key the ``naming`` words
+        (``attributes.Naming``) name better than the ``near`` words name any of
+        ``own``'s, by a word none of ``own``'s keys has that is distinctive
+        (``DISTINCT_KEY_SHARE``), and that could hold the value (``holds``): ``a crowd of
+        11.11 (77)`` when 11.11 (77) is ``away_team_score``; else ``None``. Words of the
+        value's own cell (``+ 4 laps``) name nothing else."""
+        cell = frozenset().union(
+            *(leaf.stems - {stem(w) for w in path_words(leaf.path)} for leaf in own)
+        )
+        stems = frozenset(stem(w) for w in naming) - cell
+        mine = {leaf.path for leaf in own}
+        own_words = frozenset().union(*(self.key_stems[p] for p in mine))
+        floor = math.log(1 / DISTINCT_KEY_SHARE)
+        distinct = [w for w in stems - own_words if self.key_weights.get(w, 0.0) >= floor]
+        candidates = {
+            path
+            for parent in {p.rpartition(".")[0] for p in mine}
+            for w in distinct
+            for path in self.key_holders.get((parent, w), ())
+            if path not in mine
+        }
+        if not candidates:
+            return None
+        ours = max(self.key_fit(p, frozenset(stem(w) for w in near)) for p in mine)
+        best: tuple[float, str] | None = None
+        for path in sorted(candidates):
+            fit = self.key_fit(path, stems)
+            better = fit > ours and fit > 0 and (best is None or fit > best[0])
+            if better and holds(self.leaves[path]):
+                best = (fit, path)
+        return best[1] if best is not None else None
 
     def rivals(
         self, tokens: Iterable[str], holds: Callable[[LeafFacts], bool]

@@ -65,6 +65,18 @@ CLAUSE_BREAKS = _words(
 )
 """Words that end a number's context window: what comes after one is another clause."""
 
+NEGATION_WORDS = _words("no not never without")
+DENIAL_SKIPS = _words("be is are was were been the a an any from have has had do does did")
+"""Words between a negator and what it denies (``do not have a bronze``)."""
+ABSENT_VALUES = frozenset({"", "none", "no", "0", "-", "n / a", "n/a", "nil", "nan"})
+"""Cell values that say a thing is absent: denying it is no contradiction."""
+ABSENT_WORDS = _words("no none")
+"""A text value of one of these says the thing its key names is absent."""
+BE_VERBS = _words("be is are was were been")
+RELATION_LINKS = _words("be is are was were been the a an as of by in at")
+"""Words that may stand between a value and the words naming what it is (``a crowd of
+11.11``, ``footscray be the home team``): check 7's relation rule looks past them."""
+
 NEGATIVE_SENSE = _words("loss losses decline declines decrease decreases drop drops deficit")
 """Path words that make a positive stored value a decrease (``net_loss_usd``)."""
 
@@ -306,6 +318,13 @@ REVERSE_QUALIFIERS = frozenset(
 """Qualifiers a cited number's own field carries that a claim stating that number must say
 when it names the measure: ``Revenue was $351M`` citing ``net_revenue_usd`` drops ``net``
 and fails; ``Sessions are 6.8M`` citing ``monthly_sessions`` drops ``monthly``."""
+QUANTITY_QUALIFIERS = frozenset(
+    {"monthly", "quarterly", "weekly", "daily", "average", "median", "p50", "p75", "p90",
+     "p95", "p99"}
+)  # fmt: skip
+"""Qualifiers that change the quantity itself: a claim dropping one always misstates it.
+Dropping another (``gross``, ``net``) fails only when another field of the report holds
+the measure with other qualifiers (``VerifierIndex.requalified``)."""
 
 SYNONYMS: dict[str, tuple[str, ...]] = {
     "vendor": ("vendor", "vendors", "provider", "providers", "platform", "platforms",
