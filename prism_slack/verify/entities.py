@@ -147,11 +147,11 @@ class NameEvidence:
 
 
 def _capitalised(token: str) -> bool:
-    return token[0].isupper() or any(c.isupper() for c in token[1:])
+    return not token.islower() and token != token.lower()
 
 
 def _titlecase_only(token: str) -> bool:
-    return token[0].isupper() and not any(c.isupper() for c in token[1:])
+    return token[0].isupper() and (len(token) == 1 or not _capitalised(token[1:]))
 
 
 def _sentence_initial(text: str, start: int) -> bool:

@@ -80,6 +80,7 @@ import re
 from collections.abc import Callable
 from dataclasses import replace
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 
 from prism_slack import language
 from prism_slack.verify import lexicon
@@ -176,8 +177,7 @@ def _percentiles(state: ScanState) -> None:
     for m in _PERCENTILE.finditer(state.masked):
         word = f"p{int(m.group(1))}"
         start, end = m.span()
-        for i in range(start, end):
-            state.chars[i] = word[i - start] if i - start < len(word) else " "
+        state.write(start, word.ljust(end - start))
 
 
 def _scores(state: ScanState) -> None:
@@ -194,10 +194,11 @@ def _scores(state: ScanState) -> None:
         state.add(q)
 
 
+@lru_cache(maxsize=65536)
 def _is_identifier(token: str) -> bool:
-    has_letter = any(c.isalpha() for c in token)
-    has_digit = any(c.isdigit() for c in token)
-    if not (has_letter and has_digit):
+    if token.isalpha() or token.isdigit():
+        return False
+    if not (any(c.isalpha() for c in token) and any(c.isdigit() for c in token)):
         return False
     if _NUMBER_WITH_SUFFIX.match(token) or _WORD_THEN_NUMBER.match(token):
         return False

@@ -196,17 +196,24 @@ class ScanState:
     report_text: bool
     found: list[Quantity] = field(default_factory=list)
     identifiers: list[Span] = field(default_factory=list)
+    _masked: str | None = None
 
     @property
     def masked(self) -> str:
-        return "".join(self.chars)
+        if self._masked is None:
+            self._masked = "".join(self.chars)
+        return self._masked
 
     def free(self, start: int, end: int) -> bool:
-        return all(c != MASK for c in self.chars[start:end])
+        return MASK not in self.masked[start:end]
 
     def mask(self, start: int, end: int) -> None:
-        for i in range(start, end):
-            self.chars[i] = MASK
+        self.write(start, MASK * (end - start))
+
+    def write(self, start: int, text: str) -> None:
+        """Put ``text`` over the characters from ``start`` (the length stays the same)."""
+        self.chars[start : start + len(text)] = text
+        self._masked = None
 
     def add(self, q: Quantity) -> None:
         self.found.append(q)
