@@ -319,6 +319,8 @@ def binding_problems(
     for a in anchorings:
         if not a.sources or not measured(a.quantity) or a.derivation is not None or a.counts:
             continue  # a derived figure's relation, a count's noun, says what it is
+        if a.quantity.optional:
+            continue  # a claim's "one" is read for context, never bound
         back, ahead = _clause(found, a.quantity)
         near = [
             *concepts.content_words(" ".join(back)),
