@@ -5,12 +5,13 @@ bounds, fractions. Each rule is pinned by a true and a false example."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 import pytest
 
 from prism_slack.claims import Claim
 from prism_slack.reports.model import Report, build_report
+from prism_slack.testing.verify_cases import Outcome, one_sided, outcome
 from prism_slack.verify import verify_claim
 
 DATA: dict[str, Any] = {
@@ -58,7 +59,6 @@ DATA: dict[str, Any] = {
     ],
 }
 
-Outcome = Literal["ok", "undecided", "fails"]
 
 CASES: list[tuple[str, str, tuple[str, ...], Outcome]] = [
     # a share of two cited amounts in one currency
@@ -151,13 +151,6 @@ def report() -> Report:
     return build_report("brightwater", DATA)
 
 
-def outcome(report: Report, text: str, evidence: tuple[str, ...]) -> Outcome:
-    verdict = verify_claim(Claim(text=text, kind="fact", evidence=list(evidence)), report)
-    if not verdict.supported:
-        return "fails"
-    return "undecided" if verdict.undecided else "ok"
-
-
 @pytest.mark.parametrize(
     ("rule", "text", "evidence", "expected"),
     CASES,
@@ -170,10 +163,7 @@ def test_rule(
 
 
 def test_each_rule_has_a_true_and_a_false_example() -> None:
-    by_rule: dict[str, set[bool]] = {}
-    for rule, _, _, expected in CASES:
-        by_rule.setdefault(rule, set()).add(expected == "fails")
-    assert all(kinds == {True, False} for kinds in by_rule.values()), by_rule
+    assert one_sided(CASES) == {}
 
 
 def test_a_far_relation_records_its_arithmetic(report: Report) -> None:
