@@ -138,6 +138,13 @@ CASES: list[tuple[str, str, tuple[str, ...], Outcome]] = [
      "fails"),
     ("quantifier", "Every depot prices from its own workbook.", ("findings[0].detail",),
      "undecided"),
+    # a claim's optional "one" is context: never bound to the field that happens to hold one
+    ("optional one", "The audit lists 6 findings, and one is about workbooks.", ("findings",),
+     "ok"),
+    ("optional one", "The audit lists 6 findings, and one is about invoices.", ("findings",),
+     "undecided"),
+    ("optional one", "The audit lists 7 findings, and one is about workbooks.", ("findings",),
+     "fails"),
     # the clause a claim restates decides, not a "never" elsewhere in the passage
     ("quantifier", "No dealer logs in to the portal.", ("findings[5].detail",), "fails"),
     ("quantifier", "About 63% of dealers never log in to the portal.", ("findings[5].detail",),
