@@ -154,13 +154,6 @@ NEAR_AHEAD = 1
 (``1,874 customers``); later words belong to the rest of the sentence."""
 
 
-def clause_measures(found: Scan, start: int, end: int) -> frozenset[str]:
-    """Measure concepts named in the clause of the quantity at ``start:end``."""
-    q = next(q for q in found.quantities if (q.start, q.end) == (start, end))
-    back, ahead = _clause(found, q)
-    return concepts.measures(back + ahead)
-
-
 def measured(q: Quantity) -> bool:
     """Amounts are bound to what they measure; dates, periods and years only qualify."""
     return q.kind in (QKind.NUMBER, QKind.PERCENT, QKind.CURRENCY, QKind.SCORE) and not (
