@@ -103,14 +103,11 @@ class ClaimContext:
         leaves: dict[str, LeafFacts] = {}
         containers: dict[str, Container] = {}
         self.resolved = False
-        self.cited_passages: list[tuple[str, str]] = []
-        """(path, value) of each cited value that is text (a sentence, a name)."""
         for path in claim.evidence:
             resolved = report.evidence.resolve(path)
             if resolved is None:
                 continue
             self.resolved = True
-            self.cited_passages += [(x.path, x.value) for x in resolved if isinstance(x.value, str)]
             for facts in self.index.facts(resolved):
                 leaves.setdefault(facts.path, facts)
             container = self.index.container(path)
@@ -246,6 +243,12 @@ class ClaimContext:
         for start, end in [(n.start, n.end) for n in self.names] + list(self.ranked.spans):
             chars[start:end] = MASK * (end - start)
         return "".join(chars)
+
+    @property
+    def cited_passages(self) -> list[tuple[str, str]]:
+        """(path, value) of each cited value that is text (a sentence, a name)."""
+        texts = self.index.texts
+        return [(leaf.path, texts[leaf.path]) for leaf in self.cited if leaf.path in texts]
 
     @cached_property
     def ranked(self) -> Ranked:
