@@ -55,12 +55,13 @@ def wait_healthy(url: str, process: subprocess.Popen[bytes], log: Path) -> dict[
 
 
 @contextmanager
-def served(fake: FakeSlack, redis_url: str, tmp_path: Path) -> Iterator[tuple[str, Path]]:
-    """`prism serve` (two gunicorn workers) on FakeSlack and ``redis_url``, healthy: its URL
-    and log. It must stop cleanly on SIGTERM afterwards."""
+def served(redis_url: str, tmp_path: Path) -> Iterator[tuple[FakeSlack, SlackDelivery, Path]]:
+    """`prism serve` (two gunicorn workers) on a new FakeSlack and ``redis_url``, healthy:
+    the fake, a signed sender to its events URL, and its log. It must stop cleanly on
+    SIGTERM afterwards."""
     port = free_port()
     log = tmp_path / "serve.log"
-    with log.open("wb") as log_file:
+    with FakeSlack(team_id=unique("T")) as fake, log.open("wb") as log_file:
         env = serve_env(fake, redis_url=redis_url, home=tmp_path, port=port)
         command = [*prism_command(), "serve", "--host", "127.0.0.1", "--workers", "2"]
         process = subprocess.Popen(command, env=env, stdout=log_file, stderr=subprocess.STDOUT)
@@ -68,7 +69,8 @@ def served(fake: FakeSlack, redis_url: str, tmp_path: Path) -> Iterator[tuple[st
             url = f"http://127.0.0.1:{port}"
             health = wait_healthy(url, process, log)
             assert health["ok"] is True and health["store"] == "ok"
-            yield url, log
+            slack = SlackDelivery(url + "/slack/events", SIGNING_SECRET, team_id=fake.team_id)
+            yield fake, slack, log
         finally:
             process.send_signal(signal.SIGTERM)
             code = process.wait(timeout=30)
@@ -78,11 +80,7 @@ def served(fake: FakeSlack, redis_url: str, tmp_path: Path) -> Iterator[tuple[st
 def test_prism_serve_under_gunicorn_answers_a_signed_dm(
     redis_server: RedisServer, redis_client: redis.Redis, tmp_path: Path
 ) -> None:
-    with (
-        FakeSlack(team_id=unique("T")) as fake,
-        served(fake, redis_server.url, tmp_path) as (url, log),
-    ):
-        slack = SlackDelivery(url + "/slack/events", SIGNING_SECRET, team_id=fake.team_id)
+    with served(redis_server.url, tmp_path) as (fake, slack, log):
         user, channel = unique("U"), unique("D")
         question = "What is Northwind Outfitters' membership ARR?"
         delivered = slack.event(dm(question, user=user, channel=channel))

@@ -7,14 +7,13 @@ from pathlib import Path
 from typing import Any
 
 import redis
-from slack_support import SIGNING_SECRET, all_text, unique
+from slack_support import all_text, unique
 from test_slack_serve import served
 
 from prism_slack.slack import texts
 from prism_slack.testing.fake_slack import FakeMessage, FakeSlack
 from prism_slack.testing.redis_server import RedisServer
 from prism_slack.testing.slack_delivery import (
-    SlackDelivery,
     app_mention,
     channel_message,
     dm,
@@ -32,11 +31,7 @@ def answered(fake: FakeSlack, channel: str, thread: str | None) -> list[FakeMess
 def test_prism_serve_keeps_report_content_out_of_shared_channels(
     redis_server: RedisServer, redis_client: redis.Redis, tmp_path: Path
 ) -> None:
-    with (
-        FakeSlack(team_id=unique("T")) as fake,
-        served(fake, redis_server.url, tmp_path) as (url, log),
-    ):
-        slack = SlackDelivery(url + "/slack/events", SIGNING_SECRET, team_id=fake.team_id)
+    with served(redis_server.url, tmp_path) as (fake, slack, log):
         bot, rep = fake.bot_user_id, unique("U")
         shared, deal = unique("C"), unique("C")
         prospect = unique("U")
