@@ -250,6 +250,11 @@ def _placeholder(message: FakeMessage) -> bool:
     return message.text == texts.PLACEHOLDER
 
 
+def answered(fake: FakeSlack, channel: str, thread: str | None = None) -> list[FakeMessage]:
+    """The messages of a thread (or a DM's top level) that are not the placeholder."""
+    return [m for m in fake.thread(channel, thread) if not _placeholder(m)]
+
+
 def feedback_values(blocks: list[dict[str, Any]]) -> dict[str, str]:
     """The values of an answer's feedback buttons: ``{"up": "up:<turn>", "down": …}``."""
     [block] = [b for b in blocks if b.get("block_id") == FEEDBACK_BLOCK_ID]

@@ -20,6 +20,7 @@ from pydantic import SecretStr
 from slack_support import (
     REPORTS_DIR,
     SIGNING_SECRET,
+    answered,
     free_port,
     prism_command,
     serve_env,
@@ -29,7 +30,6 @@ from slack_support import (
 from prism_slack.cli import build_parser
 from prism_slack.cli.serve_cmd import check_store, run, run_socket
 from prism_slack.settings import Settings
-from prism_slack.slack import texts
 from prism_slack.slack.server import PrismGunicorn, gunicorn_options
 from prism_slack.state.redis_store import open_state_store
 from prism_slack.testing.fake_slack import FakeSlack
@@ -85,12 +85,8 @@ def test_prism_serve_under_gunicorn_answers_a_signed_dm(
         question = "What is Northwind Outfitters' membership ARR?"
         delivered = slack.event(dm(question, user=user, channel=channel))
         assert delivered.status == 200
-        answer = fake.wait_for(
-            lambda: next(
-                (m for m in fake.thread(channel, None) if m.text != texts.PLACEHOLDER), None
-            ),
-            timeout=20,
-            what="the offline answer",
+        [answer, *_] = fake.wait_for(
+            lambda: answered(fake, channel), timeout=20, what="the offline answer"
         )
         assert "Northwind Outfitters" in answer.text
         assert any(b.get("block_id") == "prism_feedback" for b in answer.blocks)

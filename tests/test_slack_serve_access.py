@@ -7,11 +7,10 @@ from pathlib import Path
 from typing import Any
 
 import redis
-from slack_support import all_text, unique
+from slack_support import all_text, answered, unique
 from test_slack_serve import served
 
 from prism_slack.slack import texts
-from prism_slack.testing.fake_slack import FakeMessage, FakeSlack
 from prism_slack.testing.redis_server import RedisServer
 from prism_slack.testing.slack_delivery import (
     app_mention,
@@ -22,10 +21,6 @@ from prism_slack.testing.slack_delivery import (
 
 QUESTION = "What is Northwind Outfitters' membership ARR?"
 OUTSIDE = "TPROSPECT"
-
-
-def answered(fake: FakeSlack, channel: str, thread: str | None) -> list[FakeMessage]:
-    return [m for m in fake.thread(channel, thread) if m.text != texts.PLACEHOLDER]
 
 
 def test_prism_serve_keeps_report_content_out_of_shared_channels(

@@ -10,9 +10,8 @@ import time
 from pathlib import Path
 
 import redis
-from slack_support import REPORTS_DIR, prism_command, unique
+from slack_support import REPORTS_DIR, answered, prism_command, unique
 
-from prism_slack.slack import texts
 from prism_slack.testing.fake_slack import FakeSlack
 from prism_slack.testing.fake_socket_mode import FakeSocketMode
 from prism_slack.testing.redis_server import RedisServer
@@ -57,12 +56,8 @@ def test_prism_socket_answers_a_dm(
             )
             envelope_id = endpoint.send_event(envelope)
             assert endpoint.wait_for_ack(envelope_id) == {"envelope_id": envelope_id}
-            answer = fake.wait_for(
-                lambda: next(
-                    (m for m in fake.thread(channel, None) if m.text != texts.PLACEHOLDER), None
-                ),
-                timeout=20,
-                what="the answer over Socket Mode",
+            [answer, *_] = fake.wait_for(
+                lambda: answered(fake, channel), timeout=20, what="the answer over Socket Mode"
             )
             assert "Northwind Outfitters" in answer.text
         finally:
