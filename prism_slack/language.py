@@ -123,21 +123,25 @@ def rare(word: str) -> bool:
 
 
 @lru_cache(maxsize=65536)
-def _parts_of_speech(word: str) -> frozenset[str]:
+def _lemmas(word: str) -> dict[str, tuple[str, ...]]:
+    """Part of speech → the lemmas lemminflect's dictionary gives the lower-case ``word``."""
     from lemminflect import getAllLemmas  # loaded on first use (it brings numpy)
 
-    return frozenset(getAllLemmas(word.lower()))
+    return dict(getAllLemmas(word.lower()))
+
+
+def _parts_of_speech(word: str) -> frozenset[str]:
+    return frozenset(_lemmas(word))
 
 
 @lru_cache(maxsize=65536)
 def light(word: str) -> bool:
     """Is ``word`` a form of a verb that carries no fact (``came``, ``draws``, ``holds``:
     ``data/light_verbs.txt``), and not also a noun as written (``a draw``, ``on hold``)?"""
-    from lemminflect import getAllLemmas
-
-    w = word.lower()
-    lemmas = getAllLemmas(w)
-    return w not in lemmas.get("NOUN", ()) and any(v in LIGHT_VERBS for v in lemmas.get("VERB", ()))
+    lemmas = _lemmas(word)
+    return word.lower() not in lemmas.get("NOUN", ()) and any(
+        v in LIGHT_VERBS for v in lemmas.get("VERB", ())
+    )
 
 
 def verb(word: str) -> bool:
@@ -150,12 +154,9 @@ def noun(word: str) -> bool:
     return "NOUN" in _parts_of_speech(word)
 
 
-@lru_cache(maxsize=65536)
 def plural_noun(word: str) -> bool:
     """Is ``word`` the plural of an English noun (``guests``, ``members``)?"""
-    from lemminflect import getAllLemmas
-
-    lemmas = getAllLemmas(word.lower()).get("NOUN", ())
+    lemmas = _lemmas(word).get("NOUN", ())
     return bool(lemmas) and word.lower() not in lemmas
 
 
@@ -180,13 +181,13 @@ def english_form(word: str) -> bool:
     sync; not ``harding``: ``hard`` is no verb)? A plain ``-s`` plural does not count: a
     name's plural is often common (``oiler`` → Oilers, ``kansa`` → Kansas), and names
     have no other forms (``priyas``)."""
-    from lemminflect import getAllInflections, getAllInflectionsOOV, getAllLemmas
+    from lemminflect import getAllInflections, getAllInflectionsOOV
 
     w = word.lower()
-    lemmas = {lemma for found in getAllLemmas(w).values() for lemma in found}
+    lemmas = {lemma for found in _lemmas(w).values() for lemma in found}
     base = stem(w)
     if base != w and w.endswith(("ed", "ing")):
-        known = bool(getAllLemmas(base))  # a known word's verb forms, else the regular ones
+        known = bool(_lemmas(base))  # a known word's verb forms, else the regular ones
         regular = getAllInflections(base, "VERB") if known else getAllInflectionsOOV(base, "VERB")
         if any(w in forms for forms in regular.values()):
             lemmas.add(base)

@@ -244,7 +244,7 @@ class ClaimContext:
             chars[start:end] = MASK * (end - start)
         return "".join(chars)
 
-    @property
+    @cached_property
     def cited_passages(self) -> list[tuple[str, str]]:
         """(path, value) of each cited value that is text (a sentence, a name)."""
         texts = self.index.texts
