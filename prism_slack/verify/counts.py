@@ -57,9 +57,10 @@ def _picked(
     columns: Mapping[str, Mapping[int, frozenset[str]]],
 ) -> int | None:
     items = set(range(container.size))
+    labels = {stem(w) for column in columns for w in path_words(column)}
     for word in concepts.content_words(" ".join(qualifiers)):
         key = stem(word)
-        if any(key in {stem(w) for w in path_words(column)} for column in columns):
+        if key in labels:
             continue  # "severity" of "high-severity": the column's name
         holders = {i for by_item in columns.values() for i, held in by_item.items() if key in held}
         if not holders:
