@@ -440,3 +440,29 @@ def test_index_is_built_once_per_report(acme: Report) -> None:
     assert index_for(acme) is index_for(acme)
     other = build_report("acme", DATA)
     assert index_for(other) is not index_for(acme)
+
+
+@pytest.mark.parametrize(
+    ("text", "fails"),
+    [
+        ("The hawks have the highest points, at 30.", False),
+        ("The hawks have the lowest points, at 30.", True),
+        ("The hawks have the second-highest points, at 30.", True),
+        ("The hawks' best lap is 41.", False),  # "best" is the column's own word
+    ],
+)
+def test_a_superlative_ranks_a_row_among_its_column(text: str, fails: bool) -> None:
+    table = build_report(
+        "league",
+        {
+            "company": {"name": "League", "aliases": []},
+            "report": {"id": "R-9", "generated_at": "2026-01-01"},
+            "rows": [
+                {"team": "hawks", "points": "30", "best_lap": "41"},
+                {"team": "owls", "points": "21", "best_lap": "45"},
+                {"team": "crows", "points": "12", "best_lap": "43"},
+            ],
+        },
+    )
+    reasons = check_attribute_warrant(ctx(fact(text, "rows[0]"), table))
+    assert bool(reasons) is fails, reasons

@@ -255,7 +255,9 @@ class ClaimContext:
         """The claim's superlatives, ranked among the figure's peers (``verify.ranks``)."""
         if self.claim.kind != "fact":
             return Ranked()
-        return rank_findings(self.found.masked, self.anchorings, self.index.leaves)
+        return rank_findings(
+            self.found.masked, self.anchorings, self.index, cited=self.content_evidence.words
+        )
 
     @cached_property
     def content_evidence(self) -> ContentEvidence:

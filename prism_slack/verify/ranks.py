@@ -13,13 +13,14 @@ not name (a figure that only happens to equal it), is left to the other rules.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
 from prism_slack.language import stem, words
 from prism_slack.verify.anchors import Anchoring
-from prism_slack.verify.index import LeafFacts
+from prism_slack.verify.concepts import WordSet
+from prism_slack.verify.index import LeafFacts, VerifierIndex
 from prism_slack.verify.text import path_words
 
 LOWEST = frozenset({"weakest", "lowest", "worst", "poorest", "smallest", "least"})
@@ -46,21 +47,25 @@ class Ranked:
 
 
 def rank_findings(
-    masked: str, anchorings: Sequence[Anchoring], leaves: Mapping[str, LeafFacts]
+    masked: str, anchorings: Sequence[Anchoring], index: VerifierIndex, *, cited: WordSet
 ) -> Ranked:
     """Check each superlative of ``masked`` (the claim, quantities masked) against the
-    nearest warranted figure's peers among the report's ``leaves``."""
+    nearest warranted figure's peers in the report (``index``). A superlative the cited
+    values or keys say themselves (``highest_mark``, ``largest city``, ``best actress``)
+    is their wording, not a rank."""
     spans: list[tuple[int, int]] = []
     problems: list[str] = []
     said = {stem(w) for w in words(masked)}
     for m in _SUPERLATIVE.finditer(masked.lower()):
+        if cited.has(m.group(2)):
+            continue
         figure = _nearest(m, anchorings)
         if figure is None:
             continue
         leaf, value = figure
         if not said & {stem(w) for w in path_words(leaf.path.rpartition(".")[2])}:
             continue  # the claim does not name the field it ranks
-        peers = _peers(leaf.path, leaves)
+        peers = _peers(leaf.path, index)
         if len(peers) < MIN_PEERS:
             continue
         low = m.group(2) in LOWEST
@@ -94,22 +99,29 @@ def _nearest(m: re.Match[str], anchorings: Sequence[Anchoring]) -> tuple[LeafFac
 
 
 def _value(leaf: LeafFacts) -> Decimal | None:
+    """The leaf's one number: a number value, or a text that is only that number (a
+    table's ``"30"``); ``None`` for anything else (a sentence, a scale)."""
     numbers = [q for q in leaf.quantities if q.numeric and not q.from_path and not q.is_scale]
-    return numbers[0].value if len(numbers) == 1 and not leaf.is_text else None
+    if len(numbers) != 1:
+        return None
+    [q] = numbers
+    whole = leaf.value_text is None or leaf.value_text.text == q.text.replace(" ", "")
+    return q.value if whole else None
 
 
-def _peers(path: str, leaves: Mapping[str, LeafFacts]) -> dict[str, Decimal]:
+def _peers(path: str, index: VerifierIndex) -> dict[str, Decimal]:
     """The fields ``path`` ranks among, with their values (``path`` included)."""
     head, _, key = path.rpartition(".")
     item = re.fullmatch(r"(.*)\[\d+\]", head)
     if item is not None:  # rows[3].points → rows[*].points
-        same = re.compile(re.escape(item.group(1)) + r"\[\d+\]\." + re.escape(key))
+        items = len(index.records.get(item.group(1), ()))
+        paths = [f"{item.group(1)}[{i}].{key}" for i in range(items)]
     else:  # scores.security → scores.*
-        same = re.compile(re.escape(head) + r"\.[^.\[]+" if head else r"[^.\[]+")
+        paths = index.children.get(head, [])
     out = {}
-    for other, leaf in leaves.items():
-        if same.fullmatch(other):
-            value = _value(leaf)
-            if value is not None:
-                out[other] = value
+    for other in paths:
+        leaf = index.leaves.get(other)
+        value = _value(leaf) if leaf is not None else None
+        if value is not None:
+            out[other] = value
     return out
