@@ -154,6 +154,17 @@ def noun(word: str) -> bool:
     return "NOUN" in _parts_of_speech(word)
 
 
+@lru_cache(maxsize=8192)
+def agent_nouns(word: str) -> frozenset[str]:
+    """The English nouns for one who does what the verb ``word`` says (``write`` →
+    writer, ``direct`` → director, ``win`` → winner); empty for a word that is no verb."""
+    w = word.lower()
+    if len(w) < 3 or not verb(w):
+        return frozenset()
+    forms = (w + "r", w + "er", w + "or", w + w[-1] + "er")
+    return frozenset(f for f in forms if noun(f) and not rare(f))
+
+
 def plural_noun(word: str) -> bool:
     """Is ``word`` the plural of an English noun (``guests``, ``members``)?"""
     lemmas = _lemmas(word).get("NOUN", ())

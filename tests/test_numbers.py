@@ -29,6 +29,7 @@ from prism_slack.verify.numbers import (
     extract_quantities,
     scan,
 )
+from prism_slack.verify.spoken import record_key
 
 D = Decimal
 
@@ -272,6 +273,21 @@ def test_scores(text: str, value: Decimal, scale: Decimal) -> None:
     assert (q.kind, q.value, q.scale) == (QKind.SCORE, value, scale)
 
 
+@pytest.mark.parametrize(
+    ("a", "b", "same"),
+    [("2004 - 2005", "2004 - 05", True), ("1999 - 00", "1999 - 2000", True),
+     ("2004 - 2006", "2004 - 05", False), ("7 - 8", "7 - 08", False)],
+)  # fmt: skip
+def test_a_season_written_in_full_or_short_is_one_record(a: str, b: str, same: bool) -> None:
+    assert (record_key(a) == record_key(b)) is same
+
+
+def test_a_year_after_in_is_no_share() -> None:
+    found = extract_quantities("an alfa romeo flat - 12 engine in 1976")
+    assert [q.kind for q in found] == [QKind.NUMBER, QKind.NUMBER]
+    assert only("one call in eight").kind is QKind.PERCENT
+
+
 def test_24_7_is_not_a_score_or_a_number() -> None:
     assert extract_quantities("Support runs 24/7.") == []
 
@@ -398,6 +414,8 @@ def test_field_hints() -> None:
         ("FY2025", 2025, "x.fiscal_year", True),
         ("FY2025", "2025-06-30", "x.date", False),
         ("in 2025", "FY2025", "x.fiscal_year", True),
+        ("7 / 7", "deacon 7 / 7", "x.goals", True),
+        ("7 / 10", "deacon 7 / 7", "x.goals", False),
     ],
 )
 def test_matching(claim: str, value: Any, path: str, expected: bool) -> None:

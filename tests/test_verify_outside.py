@@ -161,3 +161,12 @@ def test_each_rule_has_a_true_and_a_false_example() -> None:
 )
 def test_english_form(word: str, english: bool) -> None:
     assert language.english_form(word) is english
+
+
+@pytest.mark.parametrize(
+    ("verb", "agents"),
+    [("write", {"writer"}), ("direct", {"director"}), ("win", {"winner"}),
+     ("play", {"player"}), ("team", set()), ("be", set())],
+)  # fmt: skip
+def test_agent_nouns(verb: str, agents: set[str]) -> None:
+    assert language.agent_nouns(verb) == agents

@@ -275,6 +275,10 @@ RELATION_DATA: dict[str, Any] = {
         {"district": "california 21", "incumbent": "bill thomas"},
         {"district": "california 7", "incumbent": "ralph r eltse"},
     ],
+    "serials": [{"title": "new girls", "director": "michael e briant",
+                 "writer_s": "kathleen j smith"}],
+    "trains": [{"train_name": "garib nwaz exp", "origin": "ranchi", "destination": "ajmer"}],
+    "picks": [{"player": "tyrell francisco", "position": "te", "college": "weber state"}],
     "players": [
         {"player": "robert allenby", "country": "australia"},
         {"player": "tiger woods", "country": "united states"},
@@ -300,6 +304,19 @@ RELATION_CASES: list[tuple[str, str, tuple[str, ...], Outcome]] = [
     # "a K of V" says V is a K; "the K of V" is V's K
     ("of", "the skip of regina be michelle englot", ("teams[0]",), "ok"),
     ("of", "michelle englot be the skip with a city of cindy simmons", ("teams[0]",), "fails"),
+    # words between two stated values may name either: only a field neither holds is
+    # evidence
+    ("neighbour", "ajmer be the destination of the garib nwaz exp train", ("trains[0]",),
+     "ok"),
+    ("neighbour", "ranchi be the destination of the garib nwaz exp train", ("trains[0]",),
+     "fails"),
+    # "X be the K of V" says X is V's K ("writer (s)": the plural mark names nothing)
+    ("be the K of", "kathleen j smith be the writer of new girl", ("serials[0]",), "ok"),
+    ("be the K of", "michael e briant be the writer of new girl", ("serials[0]",), "fails"),
+    # a verb names its agent noun's key: "play" names player
+    ("agent", "the position tyrell francisco play for weber state", ("picks[0]",),
+     "undecided"),
+    ("agent", "the position weber state play for tyrell francisco", ("picks[0]",), "fails"),
     # a negator that denies what the cited row states; an absent value may be denied
     ("denial", "england do not have a silver", ("medals[0]",), "undecided"),
     ("denial", "It's a not-for-profit group.", ("profile.ownership",), "undecided"),

@@ -126,6 +126,8 @@ def candidates(c: Quantity, v: Quantity) -> list[Decimal]:
         return []
     if v.kind is QKind.SCORE:
         assert v.scale is not None
+        if c.kind is QKind.SCORE:
+            return [x] if c.scale == v.scale else []  # "7 / 7" is the cell's "7 / 7"
         if c.kind is QKind.PERCENT:
             return [x / v.scale * 100]
         return [x] if c.kind is QKind.NUMBER and c.unit is None else []
@@ -209,7 +211,8 @@ def in_key(q: Quantity, near: Sequence[str], cited: Sequence[LeafFacts]) -> Leaf
     for leaf in cited:
         key = key_tokens(leaf.path)
         others = {t for t in key if t.isalpha() and t not in own}
-        if all(t in key for t in own) and others & set(near):
+        whole = all(t in key for t in own) or "".join(own) in key  # 2007 - 08: 200708_season
+        if whole and others & set(near):
             return leaf
     return None
 

@@ -611,7 +611,8 @@ def naming_runs(masked: str, stated: Sequence[Stated]) -> list[Naming]:
     A run names the value (``Naming.naming``) unless its place says otherwise: a run
     that another stated value sits against on its far side names that one (``20 in round
     5``, ``the round of 16``); ``the K of V`` is V's K, not V (``the mascot of west
-    central``; ``a position of ray rissmiller`` is V); a text value followed by a word
+    central``; ``a position of ray rissmiller`` is V), and ``X be the K of V`` says X is
+    it (``michael e briant be the writer of new girl``); a text value followed by a word
     with no link is its subject (``keith clearwater place at t7``); a number's unlinked
     noun is at most
     ``UNIT_WORDS``; ``in`` and ``at`` link forward after ``be`` only (``be in the
@@ -667,10 +668,13 @@ def naming_runs(masked: str, stated: Sequence[Stated]) -> list[Naming]:
             k += step
         if step > 0 and not links and stated[n].amount and len(found) > UNIT_WORDS:
             return [word(j) for j in found], False  # "(9) score high rebound": a verb
-        far = k
+        far, attaching = k, []
         while word(far) in _ATTACHING:
+            attaching.append(word(far))
             far += step
         names = bool(found) and not (0 <= far < len(tokens) and owner[far] is not None)
+        if step > 0 and attaching[:1] == ["of"] and set(links) & lexicon.BE_VERBS:
+            names = bool(found)  # "michael e briant be the writer of new girl": he is
         if step < 0 and links[:1] == ["of"] and word(k) not in ("a", "an"):
             names = False  # "the mascot of west central": west central's mascot
         if step > 0 and not links and not stated[n].amount:

@@ -50,6 +50,7 @@ from prism_slack.verify.anchors import (
 from prism_slack.verify.attributes import (
     ContentEvidence,
     Findings,
+    Naming,
     Stated,
     binding_problems,
     content_problems,
@@ -370,16 +371,16 @@ class ClaimContext:
         another field next to the one that holds it better than that one's
         (``VerifierIndex.renamed``): ``footscray have a crowd of 11.11 (77)`` when 11.11
         (77) is the away team's score; ``footscray be the home team`` when footscray is
-        ``away_team``."""
+        ``away_team``. Words between the value and the rival field's own stated value may
+        name that one (``_names_neighbour``): no evidence."""
         stated = [s for s, _ in self.stated]
+        masked = self.found.masked
         problems = []
-        for (value, could_hold), run in zip(
-            self.stated, naming_runs(self.found.masked, stated), strict=True
-        ):
+        for (value, could_hold), run in zip(self.stated, naming_runs(masked, stated), strict=True):
             if not run.naming:
                 continue
             rival = self.index.renamed(value.sources, could_hold, near=run.near, naming=run.naming)
-            if rival is not None:
+            if rival is not None and not _names_neighbour(masked, value, run, stated, rival):
                 own = ", ".join(leaf.path for leaf in value.sources)
                 problems.append(
                     f"'{value.text}' is {own}, but the claim calls it "
@@ -473,6 +474,23 @@ class ClaimContext:
         """Does the claim carry anything the hard checks can anchor (number, name, id)?"""
         required = [q for q in self.found.quantities if not q.optional]
         return bool(required or self.found.identifiers or self.names)
+
+
+def _names_neighbour(
+    masked: str, value: Stated, run: Naming, stated: Iterable[Stated], path: str
+) -> bool:
+    """Is the field at ``path`` the one of another stated value that the run also sits
+    against, with only the run's words and link words between the two (``ajmer be the
+    destination of the garib nwaz exp``: the words may name ajmer)?"""
+    between = set(run.near) | set(run.naming) | lexicon.RELATION_LINKS | {"with"}
+    for other in stated:
+        if other is value or path not in {leaf.path for leaf in other.sources}:
+            continue
+        gap = masked[value.end : other.start] if other.start >= value.end else ""
+        gap = gap or masked[other.end : value.start]
+        if set(words(gap)) <= between:
+            return True
+    return False
 
 
 def _content(tokens: list[str]) -> list[str]:

@@ -320,9 +320,12 @@ def _last_key(path: str) -> str:
 
 
 def _naming_stems(key: str) -> frozenset[str]:
-    """Stems of every word of a key that can name it (``written_by`` → ``written``)."""
+    """Stems of every word of a key that can name it (``written_by`` → ``written``; the
+    plural mark of ``writer_s``, written "writer (s)", names nothing)."""
     return frozenset(
-        stem(w) for w in path_words(key) if not w.isdigit() and w not in language.STOP_WORDS
+        stem(w)
+        for w in path_words(key)
+        if not w.isdigit() and w not in language.STOP_WORDS and w != "s"
     )
 
 
@@ -512,7 +515,10 @@ class VerifierIndex:
         }
         if not candidates:
             return None
-        ours = max(self.key_fit(p, frozenset(stem(w) for w in near)) for p in mine)
+        # "write by sam snape" names writer: a verb names its agent noun's key
+        near_stems = {stem(w) for w in near}
+        near_stems |= {stem(a) for w in near for a in language.agent_nouns(w)}
+        ours = max(self.key_fit(p, frozenset(near_stems)) for p in mine)
         best: tuple[float, str] | None = None
         for path in sorted(candidates):
             fit = self.key_fit(path, stems)

@@ -31,9 +31,19 @@ _RECORD = re.compile(
 )
 
 
+_SEASON = re.compile(r"((?:1[89]|20)\d\d)-((?:1[89]|20)?\d\d)")
+
+
 def record_key(text: str) -> str:
-    """``1:56.85`` and ``1.56.85`` → ``1:56:85``; ``7 - 8`` → ``7-8``."""
-    return re.sub(r"[.:]", ":", re.sub(r"\s+", "", text))
+    """``1:56.85`` and ``1.56.85`` → ``1:56:85``; ``7 - 8`` → ``7-8``; a season written
+    in full or short (``2004 - 2005``, ``2004 - 05``) → ``2004-05``."""
+    key = re.sub(r"[.:]", ":", re.sub(r"\s+", "", text))
+    season = _SEASON.fullmatch(key)
+    if season is not None:
+        start, end = season.groups()
+        if int(end[-2:]) == (int(start) + 1) % 100 and (len(end) == 2 or int(end) > int(start)):
+            return f"{start}-{end[-2:]}"
+    return key
 
 
 def records(state: ScanState) -> None:
@@ -61,6 +71,7 @@ _RATIO = re.compile(
     + r"(?![\w%]|\.\d)",
     re.I,
 )
+_YEAR = re.compile(r"1[89]\d\d|20\d\d")
 _FRACTION = re.compile(
     r"(?<![\w-])(?:(a|one|two|three|four)(?:\s+|-))?(half|thirds?|quarters?|fifths?|tenths?)"
     r"(?![\w-])",
@@ -122,6 +133,8 @@ def ratios(state: ScanState) -> None:
                          tolerance=scale / 20)
             )  # fmt: skip
     for m in _RATIO.finditer(state.masked) if " in " in lower or "every" in lower else ():
+        if _YEAR.fullmatch(m.group(2)):
+            continue  # "a flat - 12 engine in 1976": a year, not a share
         _share(state, m, _count(m.group(1)), _count(m.group(2)))
     for m in _FRACTION.finditer(state.masked) if parts else ():
         part = m.group(2).lower()
