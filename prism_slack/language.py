@@ -3,7 +3,8 @@ tokenizer, one stemmer, one stop list, and how common an English word is.
 
 - ``words``: lower-case word tokens (letters, then letters or digits; ``'s`` cut).
 - ``stem``: a light, deterministic stemmer (plural, ``-ing``, ``-ed``, a few derivational
-  endings, final ``e``), applied the same way to claim and evidence, so only consistency
+  endings, final ``e``) of the American spelling (breame's table: ``centre`` and
+  ``center`` meet), applied the same way to claim and evidence, so only consistency
   matters. ``-ion`` is kept (``conversion`` and ``conversation`` must not meet).
 - ``STOP_WORDS``: words that carry no content (``data/stop_words.txt``); ``light``: any
   form of a verb that carries no fact (``came``, ``drew``: ``data/light_verbs.txt``).
@@ -22,6 +23,7 @@ import re
 from functools import lru_cache
 from importlib import resources
 
+from breame.spelling import get_american_spelling
 from wordfreq import zipf_frequency
 
 
@@ -79,10 +81,11 @@ _MIN_STEM = 3
 
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
-    """A light stem: ``conversions`` → ``conversion``, ``declined`` → ``declin``.
+    """A light stem of the word's American spelling (breame: ``centres`` → ``center``):
+    ``conversions`` → ``conversion``, ``declined`` → ``declin``.
 
     ``-ion`` is kept (``conversion`` and ``conversation`` must not meet)."""
-    w = word.lower()
+    w: str = get_american_spelling(word.lower())
     if len(w) <= _MIN_STEM or not w.isalpha():
         return w
     for suffix, replacement in _SUFFIXES:

@@ -170,3 +170,11 @@ def test_english_form(word: str, english: bool) -> None:
 )  # fmt: skip
 def test_agent_nouns(verb: str, agents: set[str]) -> None:
     assert language.agent_nouns(verb) == agents
+
+
+@pytest.mark.parametrize(
+    ("british", "american"),
+    [("centres", "centers"), ("recognised", "recognized"), ("programme", "program")],
+)
+def test_british_and_american_spellings_stem_alike(british: str, american: str) -> None:
+    assert language.stem(british) == language.stem(american)

@@ -233,8 +233,8 @@ def _fits(
     )
     if not all(record_words.has_exactly(w) for w in foreign):
         return "doubt" if speaks else "contradicts"
-    if not source.is_text:  # the field's path is all it says
-        return "fits" if not said or any(whole.has(w) for w in said) else "doubt"
+    if not source.is_text:  # the field's path is all it says: the clause names it
+        return "fits" if not said or speaks or any(whole.has(w) for w in said) else "doubt"
     if not said or any(  # some of the same words around the same number in the sentence
         there is not None and matches(q, v) and any(there.has(w) for w in said)
         for v, there in pairs
@@ -366,8 +366,18 @@ def measure_problems(
     identifiers and names masked."""
     tokens = words(text)
     out = Findings()
-    missing = sorted(concepts.measures(tokens) - evidence.concepts)
-    fields = [w for w in dict.fromkeys(tokens) if stem(w) in field_stems]
+    hits = concepts.hits(tokens)
+    spelt = {  # "average contract" in average_contract_value, which reads as acv
+        h.concept
+        for h in hits
+        if all(evidence.words.has_exactly(w) for w in tokens[h.start : h.end])
+    }
+    missing = sorted(concepts.measures(tokens) - evidence.concepts - spelt)
+    covered = {  # "top" of "top line" when the evidence holds revenue
+        i for h in hits if h.concept in evidence.concepts for i in range(h.start, h.end)
+    }
+    fields = [w for i, w in enumerate(tokens) if stem(w) in field_stems and i not in covered]
+    fields = list(dict.fromkeys(fields))
     other = [w for w in fields if not evidence.words.has_exactly(w)]
     elsewhere = [c for c in missing if c in named] + other
     speaks_of_cited = bool(concepts.all_concepts(tokens) & evidence.measures) or any(

@@ -83,6 +83,12 @@ INITIALS_ZIPF = 3.5
 out as the words it abbreviates (``net promoter score``)."""
 
 _LOWER_WORD = re.compile(r"\b[a-z]+\b")
+_HEDGE = "|".join(sorted((re.escape(h) for h in lexicon.HEDGES), key=len, reverse=True))
+_FOCUS = re.compile(rf"\bonly(?=\s+(?:(?:{_HEDGE})\s+)?{MASK})")
+"""``only`` before a figure weighs it (``only about 40%``); it does not say "and no other"."""
+_RELATIVE_PERIOD = re.compile(
+    r"\b(?:last|past|previous)(?=\s+(?:fiscal\s+)?(?:year|quarter|month)\b)"
+)
 
 TYPO_MIN = 4
 """Words shorter than this are never read as typos of one another."""
@@ -237,11 +243,20 @@ class ClaimContext:
 
     @cached_property
     def content_text(self) -> str:
-        """The claim with quantities, identifiers, names and ranked superlatives masked:
-        what check 7 counts (names are check 6's business, so a wrong name is not also a
-        missing word)."""
+        """The claim with quantities, identifiers, names, ranked superlatives, the words of
+        a relation its derived figures recompute by (``miss … by 0.4 seconds``, ``don't
+        use``), the word that places a period (``last year``) and ``only`` that weighs a
+        figure (``only about 40%``) masked: what check 7 counts (names are check 6's
+        business, and the arithmetic proves the relation, so neither is also a missing
+        word)."""
         chars = list(self.found.masked)
-        for start, end in [(n.start, n.end) for n in self.names] + list(self.ranked.spans):
+        spans = [(n.start, n.end) for n in self.names] + list(self.ranked.spans)
+        related = {w for d in self.derivations for w in lexicon.RELATION_WORDS[d.relation]}
+        lower = self.found.masked.lower()
+        spans += [m.span() for m in _LOWER_WORD.finditer(lower) if m.group(0) in related]
+        spans += [m.span() for m in _RELATIVE_PERIOD.finditer(lower)]
+        spans += [m.span() for m in _FOCUS.finditer(lower)]
+        for start, end in spans:
             chars[start:end] = MASK * (end - start)
         return "".join(chars)
 

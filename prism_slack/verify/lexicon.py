@@ -30,20 +30,25 @@ def _words(text: str) -> frozenset[str]:
 
 STOP_WORDS = language.STOP_WORDS
 
-DIRECTION_UP = _words(
-    """
-    grew grow grows growing rose rise rises rising up increased increase increases
-    increasing gained gain gains climbed climb climbs expanded expand expands jumped
-    jump jumps improved improve improves
-    """
-)
-DIRECTION_DOWN = _words(
-    """
-    fell fall falls falling declined decline declines declining down dropped drop drops
-    dropping decreased decrease decreases decreasing shrank shrink shrinks shrinking
-    shrunk contracted slid slide slides dipped dip dips slipped slip slips negative
-    """
-)
+
+def _verb_forms(text: str) -> frozenset[str]:
+    """Every form of each verb (lemminflect): ``slump`` → slumps, slumped, slumping."""
+    from lemminflect import getAllInflections
+
+    bases = text.split()
+    forms = {
+        f for base in bases for found in getAllInflections(base, "VERB").values() for f in found
+    }
+    return frozenset(bases) | forms
+
+
+DIRECTION_UP = _verb_forms(
+    "grow rise increase gain climb expand jump improve soar surge rebound accelerate"
+) | _words("up")
+DIRECTION_DOWN = _verb_forms(
+    "fall decline drop decrease shrink slide dip slip slump plunge tumble sink dwindle"
+) | _words("down negative contracted")  # not "contract": a noun first
+"""Direction words: every form of these verbs, and ``up``, ``down``, ``negative``."""
 NEGATORS = _words("negative minus")
 TREND_PATH_WORDS = _words("growth change yoy trend")
 """Path words of a field that holds a measure's change (``revenue_growth_pct``): a
