@@ -27,6 +27,7 @@ DATA: dict[str, Any] = {
     "financials": {
         "revenue_usd": 4137220,
         "revenue_growth_pct": -5.0,
+        "net_revenue_retention_pct": 108.5,
         "payer_mix": {"medicare_pct": 36.2, "medicaid_pct": 15.1, "commercial_pct": 44.5},
     },
     "metrics": {
@@ -101,6 +102,13 @@ CASES: list[tuple[str, str, tuple[str, ...], Outcome]] = [
      ("metrics.average_contract_value",), "fails"),
     ("names the field", "The top line fell 5%.", ("financials.revenue_growth_pct",), "ok"),
     ("names the field", "The top line rose 5%.", ("financials.revenue_growth_pct",), "fails"),
+    # a retention level says which way the base went: above 100% it grew
+    ("retention", "With net revenue retention at 108.5%, their customer base is growing.",
+     ("financials.net_revenue_retention_pct",), "undecided"),
+    ("retention", "Net revenue retention rose to 108.5%.",
+     ("financials.net_revenue_retention_pct",), "ok"),
+    ("retention", "With net revenue retention at 108.5%, their customer base is shrinking.",
+     ("financials.net_revenue_retention_pct",), "fails"),
     # a field next to the cited one, named instead of it
     ("sibling", "Medicaid is 15.1% of the payer mix.", ("financials.payer_mix.medicaid_pct",),
      "ok"),

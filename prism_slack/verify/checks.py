@@ -66,7 +66,7 @@ from prism_slack.verify.counts import list_count
 from prism_slack.verify.derived import derive, relations_named
 from prism_slack.verify.entities import Name, NameEvidence, find_names, identifier_key
 from prism_slack.verify.index import Container, LeafFacts, VerifierIndex, index_for
-from prism_slack.verify.numbers import MASK, Quantity, Scan, scan
+from prism_slack.verify.numbers import MASK, QKind, Quantity, Scan, scan
 from prism_slack.verify.opposites import opposite_problems
 from prism_slack.verify.quantifiers import quantifier_problems
 from prism_slack.verify.ranks import Ranked, rank_findings
@@ -467,7 +467,7 @@ class ClaimContext:
         if len(said) != 1 or any(a.problem for a in self.anchorings):
             return []  # no one direction, or check 5 already read the signs
         [sign] = said
-        problems = []
+        problems = self.retention_problems(tokens, sign)
         anchored = {s.path for a in self.anchorings for s in a.sources}  # check 5 read those
         for concept in sorted(concepts.measures(tokens)):
             for path, trend in self.index.trends.get(concept, ()):
@@ -476,6 +476,26 @@ class ClaimContext:
                     problems.append(
                         f"the claim says {concept} went the other way ({path} = {value})"
                     )
+        return problems
+
+    def retention_problems(self, tokens: list[str], sign: int) -> list[str]:
+        """A direction word about the base (``customer base``, ``revenue``) that a cited
+        retention level contradicts: kept above 100% of itself, the base grew."""
+        hits = concepts.hits(tokens)
+        retention = {i for h in hits if h.concept in lexicon.RETENTION_CONCEPTS
+                     for i in range(h.start, h.end)}  # fmt: skip
+        base = any(h.concept in lexicon.BASE_CONCEPTS and h.start not in retention for h in hits)
+        if not base and not lexicon.BASE_WORDS & set(tokens):
+            return []
+        problems = []
+        for leaf in self.cited:
+            if not leaf.measures & lexicon.RETENTION_CONCEPTS:
+                continue
+            for q in leaf.quantities:
+                level = q.value * 100 if q.fraction else q.value
+                if q.kind is QKind.PERCENT and level != 100 and (level > 100) != (sign > 0):
+                    grew = "grew" if level > 100 else "shrank"
+                    problems.append(f"{leaf.path} = {q.text}: the base {grew}")
         return problems
 
     def could_hold(self, leaf: LeafFacts) -> bool:

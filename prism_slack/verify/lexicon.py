@@ -53,6 +53,12 @@ NEGATORS = _words("negative minus")
 TREND_PATH_WORDS = _words("growth change yoy trend")
 """Path words of a field that holds a measure's change (``revenue_growth_pct``): a
 direction word about that measure anywhere in a claim must agree with its sign."""
+RETENTION_CONCEPTS = frozenset({"nrr", "grr", "retention"})
+"""Measures of what a base kept of itself a year on: 100% is flat, above it the base grew
+(``net revenue retention at 108.5%``), below it the base shrank."""
+BASE_CONCEPTS = frozenset({"customers", "revenue"})
+BASE_WORDS = _words("base book")
+"""Words for the base a retention measures (``their customer base is shrinking``)."""
 LEVEL_MARKERS = _words("to from at")
 PHRASAL_HEADS = _words(
     "turn turns turned turning shut shuts break breaks broke set sets sign signs signed "
