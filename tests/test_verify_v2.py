@@ -304,6 +304,7 @@ RELATION_DATA: dict[str, Any] = {
     ],
     "serials": [{"title": "new girls", "director": "michael e briant",
                  "writer_s": "kathleen j smith"}],
+    "podium": [{"athlete": "cristina iovu", "medal": "bronze", "day": "monday"}],
     "trains": [{"train_name": "garib nwaz exp", "origin": "ranchi", "destination": "ajmer"}],
     "picks": [{"player": "tyrell francisco", "position": "te", "college": "weber state"}],
     "players": [
@@ -331,6 +332,11 @@ RELATION_CASES: list[tuple[str, str, tuple[str, ...], Outcome]] = [
     # "a K of V" says V is a K; "the K of V" is V's K
     ("of", "the skip of regina be michelle englot", ("teams[0]",), "ok"),
     ("of", "michelle englot be the skip with a city of cindy simmons", ("teams[0]",), "fails"),
+    # a phrase its cited values never say, when they say an alternative that excludes it
+    ("alternatives", "cristina iovu win a bronze medal on monday", ("podium[0]",),
+     "undecided"),
+    ("alternatives", "cristina iovu win a gold medal", ("podium[0]",), "fails"),
+    ("alternatives", "cristina iovu win a bronze medal on sunday", ("podium[0]",), "fails"),
     # words between two stated values may name either: only a field neither holds is
     # evidence
     ("neighbour", "ajmer be the destination of the garib nwaz exp train", ("trains[0]",),

@@ -35,14 +35,17 @@ The rules, in short (each module's docstring has the detail):
   field next to the cited one (``medicare`` citing ``medicaid_pct``), a contradicting
   qualifier, the words of another number of the cited sentence, a distinctive word of
   another item of a cited list, a person with another cited record's role, a superlative
-  the figure's rank among its peers contradicts (``ranks``), a phrase whose opposite the
-  cited values say (``opposites``), a whole group where the restated clause speaks of
+  the figure's rank among its peers contradicts (``ranks``), a phrase the cited values
+  never say while they say its opposite or an excluding alternative (``opposites``:
+  ``gold`` when the row says bronze), a direction about the base that a cited retention
+  level contradicts, a whole group where the restated clause speaks of
   part (``quantifiers``), a stated value whose naming words name another field of its
   record better than its own (key words weighed by how few keys have them: ``footscray
   have a crowd of 11.11 (77)``), another row's multi-word cell written whole, a cited cell
   with one word swapped for a name found nowhere in the report, a negation of what a cited
-  field states. Content words leave out stop words, hedges and light verbs in any form
-  (``language.light``). Wording not
+  field states. Content words leave out stop words, hedges, light verbs in any form
+  (``language.light``), a derived figure's relation words, ``last`` before a period and
+  ``only`` before a figure; British and American spellings stem alike. Wording not
   found in the cited values only makes the claim *undecided*; a fact with nothing
   anchored is undecided too; an unanchored fact whose words are nearly all missing from
   its evidence is about something else and fails.

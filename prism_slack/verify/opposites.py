@@ -1,7 +1,8 @@
-"""Opposites (check 7, facts): a claim that says a phrase whose opposite its cited values
-say, and never the phrase itself, fails (``The returns policy page is up to date`` citing
-``… is out of date``). The pairs are data (``data/opposites.yaml``); phrases match as
-whole word runs, so ``out of date`` never counts as ``date``."""
+"""Opposites and alternatives (check 7, facts): a claim that says a phrase its cited values
+never say, while they say an alternative that excludes it, fails (``The returns policy
+page is up to date`` citing ``… is out of date``; ``win a gold medal`` when the row says
+``silver``). The groups are data (``data/opposites.yaml``); phrases match as whole word
+runs, so ``out of date`` never counts as ``date``."""
 
 from __future__ import annotations
 
@@ -14,37 +15,52 @@ import yaml
 
 from prism_slack.language import words
 
+Phrase = tuple[str, ...]
+Alternative = tuple[Phrase, ...]
+"""The forms of one alternative (``win``, ``won``, ``victory``)."""
+
 
 @lru_cache(maxsize=1)
-def pairs() -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
-    """Each opposite pair as word runs, both ways round."""
+def groups() -> tuple[tuple[Alternative, ...], ...]:
+    """Each group of mutually exclusive alternatives, each as its forms' word runs."""
     text = resources.files("prism_slack.data").joinpath("opposites.yaml").read_text("utf-8")
-    raw = cast(list[list[str]], yaml.safe_load(text))
-    out = []
-    for a, b in raw:
-        out += [(tuple(words(a)), tuple(words(b))), (tuple(words(b)), tuple(words(a)))]
-    return tuple(out)
+    raw = cast(list[list[str | list[str]]], yaml.safe_load(text))
+    return tuple(
+        tuple(
+            tuple(tuple(words(form)) for form in ([item] if isinstance(item, str) else item))
+            for item in group
+        )
+        for group in raw
+    )
 
 
-def _says(tokens: Sequence[str], phrase: tuple[str, ...]) -> bool:
+def _says(tokens: Sequence[str], phrase: Phrase) -> bool:
     n = len(phrase)
     return any(tuple(tokens[i : i + n]) == phrase for i in range(len(tokens) - n + 1))
+
+
+def _said(tokens: Sequence[str], alternative: Alternative) -> Phrase | None:
+    return next((form for form in alternative if _says(tokens, form)), None)
 
 
 def opposite_problems(claim: str, cited: Sequence[str]) -> list[str]:
     """``claim``: the claim's text; ``cited``: the cited values' texts."""
     said = words(claim)
     present = set(said)
-    phrases = [(p, o) for p, o in pairs() if p[0] in present and _says(said, p)]
-    if not phrases:
-        return []
     texts = [words(t) for t in cited]
     problems = []
-    for phrase, opposite in phrases:
-        if any(_says(t, phrase) for t in texts):
-            continue
-        if any(_says(t, opposite) for t in texts):
-            problems.append(
-                f"the claim says '{' '.join(phrase)}', the cited values say '{' '.join(opposite)}'"
-            )
+    for group in groups():
+        for alternative in group:
+            phrase = next((f for f in alternative if f[0] in present and _says(said, f)), None)
+            if phrase is None or any(_said(t, alternative) for t in texts):
+                continue
+            other = next(
+                (found for a in group if a is not alternative for t in texts
+                 if (found := _said(t, a))),
+                None,
+            )  # fmt: skip
+            if other is not None:
+                problems.append(
+                    f"the claim says '{' '.join(phrase)}', the cited values say '{' '.join(other)}'"
+                )
     return problems
