@@ -88,8 +88,12 @@ def anchor(
         for leaf in cited
         if any(matches(q, v, whole_periods=whole_periods) for v in leaf.quantities)
     ]
-    if countable(q):
-        sources += [c for c in containers if _compare(q, q.value, Decimal(c.size), "eq")]
+    if countable(q):  # how many a list or object holds; a list item's fields count nothing
+        sources += [
+            c
+            for c in containers
+            if not c.path.endswith("]") and _compare(q, q.value, Decimal(c.size), "eq")
+        ]
     if sources or q.optional:
         return Anchoring(q, tuple(sources))
     return Anchoring(q, (), _diagnose(q, cited))
@@ -242,6 +246,8 @@ def same_kind(c: Quantity, v: Quantity) -> bool:
     if c.kind is QKind.PERCENT:
         plain_fraction = v.kind is QKind.NUMBER and v.unit is None and 0 < abs(v.value) < 1
         return v.kind is QKind.PERCENT or v.fraction or plain_fraction
+    if c.kind is QKind.RECORD:  # "11.11 (77)", "7 - 8": another such string, or a count
+        return v.kind in (QKind.RECORD, QKind.NUMBER)
     if c.kind is QKind.SCORE:  # "4 out of 10" of a plain score field
         return v.kind is QKind.SCORE or (v.kind is QKind.NUMBER and v.unit is None)
     if c.kind is QKind.CURRENCY or v.kind is QKind.CURRENCY:
@@ -435,7 +441,7 @@ def _record(q: Quantity, cited: Sequence[LeafFacts], containers: Sequence[Contai
     if sources:
         return Anchoring(q, tuple(sources))
     parts = [anchor(p, cited, ()) for p in q.parts]  # a score's 4 is not a count
-    if all(a.sources for a in parts):
+    if parts and all(a.sources for a in parts):
         return Anchoring(q, tuple(dict.fromkeys(s for a in parts for s in a.sources)))
     return Anchoring(q, (), f"'{q.text}' matches no cited value")
 

@@ -70,6 +70,7 @@ from prism_slack.verify.numbers import MASK, QKind, Quantity, Scan, scan
 from prism_slack.verify.opposites import opposite_problems
 from prism_slack.verify.quantifiers import quantifier_problems
 from prism_slack.verify.ranks import Ranked, rank_findings
+from prism_slack.verify.spoken import football_score
 from prism_slack.verify.text import path_words, spell_initials, squash_name, squash_text
 
 MAX_POINTERS = 8
@@ -373,8 +374,8 @@ class ClaimContext:
         out: list[tuple[Stated, Callable[[LeafFacts], bool]]] = []
         for a in self.anchorings:
             sources = tuple(s for s in a.sources if isinstance(s, LeafFacts))
-            if sources and a.derivation is None and measured(a.quantity):
-                q = a.quantity
+            q = a.quantity
+            if sources and a.derivation is None and (measured(q) or football_score(q)):
                 out.append((Stated(q.start, q.end, q.text, sources), partial(_holds_amount, q)))
         for cell in stated_cells(self.found.masked, self.cited, self.index.cell_words):
             if not any(cell.start < s.end and s.start < cell.end for s, _ in out):

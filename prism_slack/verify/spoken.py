@@ -27,8 +27,16 @@ _TIME_UNIT_WORD = re.compile(r"-(day|week|month|year|hour|minute)s?\b", re.I)
 
 
 _RECORD = re.compile(
-    r"(?<![\w.:/-])(?:\d+(?:[.:]\d+){2,}|\d+:\d+(?:\.\d+)?|\d+(?:\s*-\s*\d+)+)(?![\w:/-]|\.\d)"
+    r"(?<![\w.:/-])(?:\d+\.\d+\s*\(\d+\)|\d+(?:[.:]\d+){2,}|\d+:\d+(?:\.\d+)?|\d+(?:\s*-\s*\d+)+)"
+    r"(?![\w:/-]|\.\d)"
 )
+_GOALS_BEHINDS = re.compile(r"\d+\.\d+\s*\(\d+\)")
+"""A football score as goals.behinds (total): ``10.11 (71)``, never the decimal 10.11."""
+
+
+def football_score(q: Quantity) -> bool:
+    """Is ``q`` a football score (``10.11 (71)``), a record that states an amount?"""
+    return q.kind is QKind.RECORD and _GOALS_BEHINDS.fullmatch(q.text) is not None
 
 
 _SEASON = re.compile(r"((?:1[89]|20)\d\d)-((?:1[89]|20)?\d\d)")
@@ -51,11 +59,14 @@ def records(state: ScanState) -> None:
         if not state.free(*m.span()):
             continue
         text = m.group(0)
+        football = _GOALS_BEHINDS.fullmatch(text) is not None  # see football_score
         parts = tuple(
             Quantity(QKind.NUMBER, n.group(0), m.start() + n.start(), m.start() + n.end(),
                      value=Decimal(n.group(0)), tolerance=Decimal(0))
-            for n in re.finditer(r"\d+", text)
+            for n in re.finditer(r"\d+\.\d+|\d+" if football else r"\d+", text)
         )  # fmt: skip
+        if football and not state.report_text:
+            parts = ()  # a claim's 10.1 (71) is 10.11 (71) only whole
         q = Quantity(QKind.RECORD, text, m.start(), m.end(), key=record_key(text), parts=parts)
         state.add(q)
         if state.report_text:  # a report's "7 - 8" also holds 7 and 8 for a claim to cite
