@@ -276,7 +276,8 @@ def test_scores(text: str, value: Decimal, scale: Decimal) -> None:
 @pytest.mark.parametrize(
     ("a", "b", "same"),
     [("2004 - 2005", "2004 - 05", True), ("1999 - 00", "1999 - 2000", True),
-     ("2004 - 2006", "2004 - 05", False), ("7 - 8", "7 - 08", False)],
+     ("2004 - 2006", "2004 - 05", False), ("7 - 8", "7 - 08", False),
+     ("07 0 - 6", "070 - 6", False)],
 )  # fmt: skip
 def test_a_season_written_in_full_or_short_is_one_record(a: str, b: str, same: bool) -> None:
     assert (record_key(a) == record_key(b)) is same

@@ -122,6 +122,10 @@ CASES: list[tuple[str, str, tuple[str, ...], Outcome]] = [
     ("record", "Acme lost 0 - 4 to toronto on march 15.", ("rows[0]",), "fails"),
     ("record", "The time on march 15 was 1.56.85.", ("rows[0]",), "ok"),
     ("record", "The time on march 15 was 1.56.95.", ("rows[0]",), "fails"),
+    # a two-number score either way round; a dashed record of as many numbers as a cited
+    # one must be that one, not its numbers found one by one
+    ("record order", "Toronto won 3 - 0 on march 15.", ("rows[0]",), "undecided"),
+    ("record order", "Acme won 8 - 1 against zelenograd on march 17.", ("rows[1]",), "fails"),
     # a distinctive word of another row of the cited list
     ("row swap", "Acme lost 0 - 3 to toronto.", ("rows[0]",), "undecided"),
     ("row swap", "Acme lost 0 - 3 to zelenograd.", ("rows[0]",), "fails"),

@@ -431,16 +431,30 @@ def _plain_whole(leaf: LeafFacts, value: Decimal) -> bool:
     return v.kind is QKind.NUMBER and v.unit is None and v.value == value
 
 
+_DASHED = re.compile(r"\d+(?:\s*-\s*\d+)+")
+
+
 def _record(q: Quantity, cited: Sequence[LeafFacts], containers: Sequence[Container]) -> Anchoring:
     """A score, record or time string: the same string in a cited value (``.`` and ``:``
-    alike, spaces ignored), else each of its numbers on its own."""
-    whole = re.compile(r"(?<![\d:])" + re.escape(q.key) + r"(?![\d:])")
+    alike, spaces ignored; a two-number score either way round), else each of its
+    numbers on its own, unless a cited value holds a dashed string of as many numbers
+    (``5 - 1 - 0`` is not the cited ``5 - 0 - 1``)."""
+    keys = [q.key]
+    if _DASHED.fullmatch(q.text) and len(q.parts) == 2:  # "won 14 - 0", the loser's "l 0 - 14"
+        keys.append("-".join(p.text for p in reversed(q.parts)))
+    whole = re.compile(r"(?<![\d:])(?:" + "|".join(map(re.escape, keys)) + r")(?![\d:])")
     sources: list[LeafFacts | Container] = [
         leaf for leaf in cited if whole.search(leaf.record_text)
     ]
     if sources:
         return Anchoring(q, tuple(sources))
-    parts = [anchor(p, cited, ()) for p in q.parts]  # a score's 4 is not a count
+    shaped = _DASHED.fullmatch(q.text) is not None and any(
+        _DASHED.fullmatch(v.text) and len(v.parts) == len(q.parts)
+        for leaf in cited
+        for v in leaf.quantities
+        if v.kind is QKind.RECORD
+    )
+    parts = [] if shaped else [anchor(p, cited, ()) for p in q.parts]  # a 4 is not a count
     if parts and all(a.sources for a in parts):
         return Anchoring(q, tuple(dict.fromkeys(s for a in parts for s in a.sources)))
     return Anchoring(q, (), f"'{q.text}' matches no cited value")

@@ -44,8 +44,10 @@ _SEASON = re.compile(r"((?:1[89]|20)\d\d)-((?:1[89]|20)?\d\d)")
 
 def record_key(text: str) -> str:
     """``1:56.85`` and ``1.56.85`` → ``1:56:85``; ``7 - 8`` → ``7-8``; a season written
-    in full or short (``2004 - 2005``, ``2004 - 05``) → ``2004-05``."""
-    key = re.sub(r"[.:]", ":", re.sub(r"\s+", "", text))
+    in full or short (``2004 - 2005``, ``2004 - 05``) → ``2004-05``. Numbers a space
+    apart stay apart (``07 0 - 6`` → ``07 0-6``)."""
+    key = re.sub(r"[.:]", ":", re.sub(r"(?<!\d)\s+|\s+(?!\d)", "", text))
+    key = re.sub(r"\s+", " ", key)
     season = _SEASON.fullmatch(key)
     if season is not None:
         start, end = season.groups()
