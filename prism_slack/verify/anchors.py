@@ -246,7 +246,7 @@ def same_kind(c: Quantity, v: Quantity) -> bool:
     if c.kind is QKind.PERCENT:
         plain_fraction = v.kind is QKind.NUMBER and v.unit is None and 0 < abs(v.value) < 1
         return v.kind is QKind.PERCENT or v.fraction or plain_fraction
-    if c.kind is QKind.RECORD:  # "11.11 (77)", "7 - 8": another such string, or a count
+    if c.kind is QKind.RECORD:  # "11.11 (77)": another such string, or a count
         return v.kind in (QKind.RECORD, QKind.NUMBER)
     if c.kind is QKind.SCORE:  # "4 out of 10" of a plain score field
         return v.kind is QKind.SCORE or (v.kind is QKind.NUMBER and v.unit is None)

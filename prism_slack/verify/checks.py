@@ -483,8 +483,12 @@ class ClaimContext:
         """A direction word about the base (``customer base``, ``revenue``) that a cited
         retention level contradicts: kept above 100% of itself, the base grew."""
         hits = concepts.hits(tokens)
-        retention = {i for h in hits if h.concept in lexicon.RETENTION_CONCEPTS
-                     for i in range(h.start, h.end)}  # fmt: skip
+        retention = {
+            i
+            for h in hits
+            if h.concept in lexicon.RETENTION_CONCEPTS
+            for i in range(h.start, h.end)
+        }
         base = any(h.concept in lexicon.BASE_CONCEPTS and h.start not in retention for h in hits)
         if not base and not lexicon.BASE_WORDS & set(tokens):
             return []
@@ -522,8 +526,8 @@ def _names_neighbour(
     for other in stated:
         if other is value or path not in {leaf.path for leaf in other.sources}:
             continue
-        gap = masked[value.end : other.start] if other.start >= value.end else ""
-        gap = gap or masked[other.end : value.start]
+        after = other.start >= value.end
+        gap = masked[value.end : other.start] if after else masked[other.end : value.start]
         if set(words(gap)) <= between:
             return True
     return False

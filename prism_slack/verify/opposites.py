@@ -17,7 +17,7 @@ from prism_slack.language import words
 
 Phrase = tuple[str, ...]
 Alternative = tuple[Phrase, ...]
-"""The forms of one alternative (``win``, ``won``, ``victory``)."""
+"""The forms of one alternative (``women``, ``female``)."""
 
 
 @lru_cache(maxsize=1)
@@ -54,11 +54,8 @@ def opposite_problems(claim: str, cited: Sequence[str]) -> list[str]:
             phrase = next((f for f in alternative if f[0] in present and _says(said, f)), None)
             if phrase is None or any(_said(t, alternative) for t in texts):
                 continue
-            other = next(
-                (found for a in group if a is not alternative for t in texts
-                 if (found := _said(t, a))),
-                None,
-            )  # fmt: skip
+            others = (_said(t, a) for a in group if a is not alternative for t in texts)
+            other = next((found for found in others if found), None)
             if other is not None:
                 problems.append(
                     f"the claim says '{' '.join(phrase)}', the cited values say '{' '.join(other)}'"

@@ -1,5 +1,6 @@
 """Numbers as people write them (rules 4b, 4c and 7 of the grammar in ``numbers``):
-score, record, range and clock strings taken whole (``7 - 8``, ``1:56.85``); shares in
+score, record, range and clock strings taken whole (``7 - 8``, ``1:56.85``, a football
+score ``10.11 (71)``, a season ``2004 - 05``); shares in
 words (``seven in ten``, ``one call in eight``, ``a third``, ``three quarters``, ``half``),
 ``a dozen``, ``nine and a half``, ``half a million``; and number words (``twenty-five
 thousand``, ``twenty - three`` as tables space it; ``eleven - nine`` is two numbers)."""
@@ -26,12 +27,12 @@ _TENS = frozenset({"twenty", "thirty", "forty", "fifty", "sixty", "seventy", "ei
 _TIME_UNIT_WORD = re.compile(r"-(day|week|month|year|hour|minute)s?\b", re.I)
 
 
-_RECORD = re.compile(
-    r"(?<![\w.:/-])(?:\d+\.\d+\s*\(\d+\)|\d+(?:[.:]\d+){2,}|\d+:\d+(?:\.\d+)?|\d+(?:\s*-\s*\d+)+)"
-    r"(?![\w:/-]|\.\d)"
-)
 _GOALS_BEHINDS = re.compile(r"\d+\.\d+\s*\(\d+\)")
 """A football score as goals.behinds (total): ``10.11 (71)``, never the decimal 10.11."""
+_RECORD = re.compile(
+    rf"(?<![\w.:/-])(?:{_GOALS_BEHINDS.pattern}|\d+(?:[.:]\d+){{2,}}|\d+:\d+(?:\.\d+)?"
+    r"|\d+(?:\s*-\s*\d+)+)(?![\w:/-]|\.\d)"
+)
 
 
 def football_score(q: Quantity) -> bool:
