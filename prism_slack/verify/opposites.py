@@ -34,6 +34,19 @@ def groups() -> tuple[tuple[Alternative, ...], ...]:
     )
 
 
+@lru_cache(maxsize=1)
+def _by_first_word() -> dict[str, list[tuple[tuple[Alternative, ...], Alternative]]]:
+    """First word of a form → the (group, alternative) pairs it may start."""
+    out: dict[str, list[tuple[tuple[Alternative, ...], Alternative]]] = {}
+    for group in groups():
+        for alternative in group:
+            for form in alternative:
+                pairs = out.setdefault(form[0], [])
+                if (group, alternative) not in pairs:
+                    pairs.append((group, alternative))
+    return out
+
+
 def _says(tokens: Sequence[str], phrase: Phrase) -> bool:
     n = len(phrase)
     return any(tuple(tokens[i : i + n]) == phrase for i in range(len(tokens) - n + 1))
@@ -46,18 +59,20 @@ def _said(tokens: Sequence[str], alternative: Alternative) -> Phrase | None:
 def opposite_problems(claim: str, cited: Sequence[str]) -> list[str]:
     """``claim``: the claim's text; ``cited``: the cited values' texts."""
     said = words(claim)
-    present = set(said)
+    index = _by_first_word()
+    candidates = dict.fromkeys(pair for w in said for pair in index.get(w, ()))
+    spoken = [(g, a, p) for g, a in candidates if (p := _said(said, a)) is not None]
+    if not spoken:
+        return []
     texts = [words(t) for t in cited]
     problems = []
-    for group in groups():
-        for alternative in group:
-            phrase = next((f for f in alternative if f[0] in present and _says(said, f)), None)
-            if phrase is None or any(_said(t, alternative) for t in texts):
-                continue
-            others = (_said(t, a) for a in group if a is not alternative for t in texts)
-            other = next((found for found in others if found), None)
-            if other is not None:
-                problems.append(
-                    f"the claim says '{' '.join(phrase)}', the cited values say '{' '.join(other)}'"
-                )
+    for group, alternative, phrase in spoken:
+        if any(_said(t, alternative) for t in texts):
+            continue
+        others = (_said(t, a) for a in group if a is not alternative for t in texts)
+        other = next((found for found in others if found), None)
+        if other is not None:
+            problems.append(
+                f"the claim says '{' '.join(phrase)}', the cited values say '{' '.join(other)}'"
+            )
     return problems
