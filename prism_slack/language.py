@@ -1,7 +1,8 @@
 """The language the verifier (and the answerer) read claims and reports in: one
 tokenizer, one stemmer, one stop list, and how common an English word is.
 
-- ``words``: lower-case word tokens (letters, then letters or digits; ``'s`` cut).
+- ``words``: lower-case word tokens (letters, then letters or digits; ``'s`` cut; a
+  negative contraction as its words: ``haven't`` → have, not).
 - ``stem``: a light, deterministic stemmer (plural, ``-ing``, ``-ed``, a few derivational
   endings, final ``e``) of the American spelling (breame's table: ``centre`` and
   ``center`` meet), applied the same way to claim and evidence, so only consistency
@@ -39,8 +40,13 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:'[A-Za-z]+)?")
 
 
 def words(text: str) -> list[str]:
-    """Lower-case word tokens; possessive ``'s`` and other apostrophe tails dropped."""
+    """Lower-case word tokens; possessive ``'s`` and other apostrophe tails dropped, and a
+    negative contraction read as its words (``haven't`` → have, not; ``won't`` → will,
+    not)."""
     return list(_words(text))
+
+
+_NEGATIVE_HEADS = {"won": "will", "can": "can", "shan": "shall", "ain": "is"}
 
 
 @lru_cache(maxsize=8192)
@@ -49,7 +55,10 @@ def _words(text: str) -> tuple[str, ...]:
     for m in _WORD.finditer(text):
         token = m.group(0).lower()
         if "'" in token:
-            token = token.split("'", 1)[0]
+            token, tail = token.split("'", 1)
+            if tail == "t" and token.endswith("n") and len(token) > 2:
+                out += [_NEGATIVE_HEADS.get(token, token[:-1]), "not"]
+                continue
         out.append(token)
     return tuple(out)
 

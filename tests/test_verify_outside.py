@@ -178,3 +178,13 @@ def test_agent_nouns(verb: str, agents: set[str]) -> None:
 )
 def test_british_and_american_spellings_stem_alike(british: str, american: str) -> None:
     assert language.stem(british) == language.stem(american)
+
+
+@pytest.mark.parametrize(
+    ("text", "tokens"),
+    [("They haven't", ["they", "have", "not"]), ("won't", ["will", "not"]),
+     ("can't", ["can", "not"]), ("Kyruus's search", ["kyruus", "search"]),
+     ("they're", ["they"])],
+)  # fmt: skip
+def test_a_negative_contraction_reads_as_its_words(text: str, tokens: list[str]) -> None:
+    assert language.words(text) == tokens
