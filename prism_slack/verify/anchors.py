@@ -53,6 +53,7 @@ from decimal import Decimal
 from prism_slack.verdict import Derivation
 from prism_slack.verify.index import Container, LeafFacts
 from prism_slack.verify.numbers import UNITS, DatePoint, Period, QKind, Quantity
+from prism_slack.verify.spoken import DASHED
 
 
 @dataclass(frozen=True, slots=True)
@@ -431,16 +432,13 @@ def _plain_whole(leaf: LeafFacts, value: Decimal) -> bool:
     return v.kind is QKind.NUMBER and v.unit is None and v.value == value
 
 
-_DASHED = re.compile(r"\d+(?:\s*-\s*\d+)+")
-
-
 def _record(q: Quantity, cited: Sequence[LeafFacts], containers: Sequence[Container]) -> Anchoring:
     """A score, record or time string: the same string in a cited value (``.`` and ``:``
     alike, spaces ignored; a two-number score either way round), else each of its
     numbers on its own, unless a cited value holds a dashed string of as many numbers
     (``5 - 1 - 0`` is not the cited ``5 - 0 - 1``)."""
     keys = [q.key]
-    if _DASHED.fullmatch(q.text) and len(q.parts) == 2:  # "won 14 - 0", the loser's "l 0 - 14"
+    if DASHED.fullmatch(q.text) and len(q.parts) == 2:  # "won 14 - 0", the loser's "l 0 - 14"
         keys.append("-".join(p.text for p in reversed(q.parts)))
     whole = re.compile(r"(?<![\d:])(?:" + "|".join(map(re.escape, keys)) + r")(?![\d:])")
     sources: list[LeafFacts | Container] = [
@@ -448,8 +446,8 @@ def _record(q: Quantity, cited: Sequence[LeafFacts], containers: Sequence[Contai
     ]
     if sources:
         return Anchoring(q, tuple(sources))
-    shaped = _DASHED.fullmatch(q.text) is not None and any(
-        _DASHED.fullmatch(v.text) and len(v.parts) == len(q.parts)
+    shaped = DASHED.fullmatch(q.text) is not None and any(
+        DASHED.fullmatch(v.text) and len(v.parts) == len(q.parts)
         for leaf in cited
         for v in leaf.quantities
         if v.kind is QKind.RECORD

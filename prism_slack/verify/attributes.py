@@ -269,7 +269,7 @@ def _elsewhere(
     return False
 
 
-def _spelt_in(concept: str, clause: list[str], whole: WordSet) -> bool:
+def _spelt_in(concept: str, clause: Sequence[str], whole: WordSet) -> bool:
     """Are the clause's words for ``concept`` all words of the field (``average order``
     in ``average_order_value``, which reads as the concept ``aov``)?"""
     return any(
@@ -367,12 +367,9 @@ def measure_problems(
     tokens = words(text)
     out = Findings()
     hits = concepts.hits(tokens)
-    spelt = {  # "average contract" in average_contract_value, which reads as acv
-        h.concept
-        for h in hits
-        if all(evidence.words.has_exactly(w) for w in tokens[h.start : h.end])
-    }
-    missing = sorted(concepts.measures(tokens) - evidence.concepts - spelt)
+    named_here = concepts.measures(tokens) - evidence.concepts
+    # "average contract" in average_contract_value, which reads as acv, names it
+    missing = sorted(c for c in named_here if not _spelt_in(c, tokens, evidence.words))
     covered = {  # "top" of "top line" when the evidence holds revenue
         i for h in hits if h.concept in evidence.concepts for i in range(h.start, h.end)
     }

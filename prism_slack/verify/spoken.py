@@ -29,9 +29,11 @@ _TIME_UNIT_WORD = re.compile(r"-(day|week|month|year|hour|minute)s?\b", re.I)
 
 _GOALS_BEHINDS = re.compile(r"\d+\.\d+\s*\(\d+\)")
 """A football score as goals.behinds (total): ``10.11 (71)``, never the decimal 10.11."""
+DASHED = re.compile(r"\d+(?:\s*-\s*\d+)+")
+"""A record of numbers joined by dashes: ``7 - 8``, ``5 - 0 - 1``."""
 _RECORD = re.compile(
     rf"(?<![\w.:/-])(?:{_GOALS_BEHINDS.pattern}|\d+(?:[.:]\d+){{2,}}|\d+:\d+(?:\.\d+)?"
-    r"|\d+(?:\s*-\s*\d+)+)(?![\w:/-]|\.\d)"
+    rf"|{DASHED.pattern})(?![\w:/-]|\.\d)"
 )
 
 
