@@ -482,7 +482,10 @@ class VerifierIndex:
         """How well the stems ``said`` name the key of ``path``: the weight of its words
         they name, less the weight of those they leave out."""
         weights = self.key_weights
-        return sum(weights.get(w, 0.0) * (1 if w in said else -1) for w in self.key_stems[path])
+        # fsum: exact, so the order a frozenset iterates in (the hash seed) cannot break a tie
+        return math.fsum(
+            weights.get(w, 0.0) * (1 if w in said else -1) for w in self.key_stems[path]
+        )
 
     def renamed(
         self,
