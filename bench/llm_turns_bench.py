@@ -129,18 +129,27 @@ def one_line(text: str) -> str:
 
 
 def undecided_share(rows: list[Row], reports: FileReportStore) -> dict[str, Any]:
-    """How many claims the checks leave undecided (what ``auto`` sends to the judge), by
-    label and by whether anything in them is anchored: where judge calls come from."""
+    """How many claims the checks leave undecided, by label and by whether anything in them
+    is anchored, and how many of those only restate their values (``auto`` judges those
+    only when the turn calls the judge anyway): where judge calls come from."""
     playbook = load_playbook()
     counts: Counter[str] = Counter()
+    restated: Counter[str] = Counter()
     for row in rows:
         report = reports.get(row.report)
         verdict = verify_claim(row.claim, report, allowed=playbook.vocabulary())
+        label = "correct" if row.ok else "fabricated"
         if verdict.undecided:
             anchored = ClaimContext(row.claim, report, playbook.vocabulary()).anchored
-            label = "correct" if row.ok else "fabricated"
             counts[f"{label}, {'anchored' if anchored else 'nothing anchored'}"] += 1
-    return {"undecided": sum(counts.values()), "of": len(rows), **dict(sorted(counts.items()))}
+        if verdict.restates:
+            restated[label] += 1
+    return {
+        "undecided": sum(counts.values()),
+        "of": len(rows),
+        **dict(sorted(counts.items())),
+        "restated": dict(sorted(restated.items())),
+    }
 
 
 def run_mode(mode: JudgeMode, turns: list[list[Row]], *, reports: FileReportStore) -> Tally:
@@ -237,7 +246,8 @@ def markdown(data: dict[str, Any]) -> str:
         "calls per turn under `auto`. Baseline before the batched judge: 84% posted, 1.58 "
         "calls per turn.",
         "",
-        f"Claims the checks leave undecided (what `auto` sends to the judge): "
+        f"Claims the checks leave undecided (`auto` sends them to the judge, but for the "
+        f"restated ones when no other claim of the turn needs it): "
         f"{data['undecided_claims']}.",
         "",
     ]

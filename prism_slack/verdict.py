@@ -94,6 +94,11 @@ class ClaimVerdict(BaseModel):
     date, name or identifier), or a claim whose wording is not all found in its cited
     values (lack of overlap only, no evidence against it). Such a claim stays at
     ANCHOR-WARRANTED; a judge may confirm it (DESIGN §7). Never true when unsupported."""
+    restates: bool = False
+    """Undecided, but the claim only restates cited values it names, each one value (a
+    number, a date, a short name; no passage), its figures and names anchored: its
+    unfound words can only frame those values, so ``auto`` posts it without a judge, at
+    ANCHOR-WARRANTED and marked as not entailment-checked. Only true when undecided."""
     derivations: list[Derivation] = []
     """Figures warranted by arithmetic over the cited fields, for a footnote to show."""
 

@@ -15,7 +15,7 @@ from prism_slack.pipeline.result import Outcome, TurnResult
 from prism_slack.pipeline.turn import MAX_QUESTION_CHARS, STORE_DOWN, TurnDeps, run_turn
 from prism_slack.ports import Conversation, JudgeAnswer, JudgeVerdict
 from prism_slack.render.text import render_text
-from prism_slack.render.view import UNCHECKED_MARK
+from prism_slack.render.view import UNCHECKED_MARK, UNCHECKED_PLAIN
 from prism_slack.reports.store import FileReportStore
 from prism_slack.state.redis_store import memory_store
 from prism_slack.verdict import Label, Method, Rung
@@ -248,6 +248,37 @@ def test_always_judges_every_supported_fact_in_one_call() -> None:
     assert [i.claim for i in request.items] == [DECIDED, STALE]
     assert "Algolia" in request.prompt.user and "Klaviyo" not in request.prompt.user
     assert {v.rung for v in result.verdicts} == {Rung.ENTAILMENT_VERIFIED}
+
+
+RETURNS = fact("About 18.7% of purchases end up being returned.", "metrics.return_rate")
+"""Undecided (``purchases`` is not in ``metrics.return_rate``), but it only restates the
+one value it cites and names (``ClaimVerdict.restates``)."""
+
+
+def test_auto_posts_a_restated_value_without_a_judge_and_marks_its_wording() -> None:
+    assert verify_claim(RETURNS, REPORTS.get(NW)).restates
+    judge = ScriptedJudge([each("supported")])
+    result = ask(deps_with(Answer(claims=[DECIDED, RETURNS]), judge=judge, mode="auto"))
+
+    assert judge.requests == []
+    assert [(p.text, p.rung, p.unchecked) for p in result.posted] == [
+        (DECIDED.text, Rung.EVIDENCE_WARRANTED, False),
+        (RETURNS.text, Rung.ANCHOR_WARRANTED, True),
+    ]
+    text = render_text(result)
+    assert f"returned. [2] {UNCHECKED_MARK}" in text and UNCHECKED_PLAIN in text
+
+
+def test_a_restated_value_rides_along_when_the_turn_calls_the_judge_anyway() -> None:
+    judge = ScriptedJudge([each("supported")])
+    result = ask(deps_with(Answer(claims=[RETURNS, STALE]), judge=judge, mode="auto"))
+
+    [request] = judge.requests
+    assert [i.claim for i in request.items] == [RETURNS, STALE]
+    assert [(p.rung, p.unchecked) for p in result.posted] == [
+        (Rung.ENTAILMENT_VERIFIED, False),
+        (Rung.ENTAILMENT_VERIFIED, False),
+    ]
 
 
 @pytest.mark.parametrize("mode", JUDGE_MODES)

@@ -24,7 +24,7 @@ from prism_slack.render import (
     render_ephemeral,
     render_text,
 )
-from prism_slack.render.view import UNCHECKED_MARK
+from prism_slack.render.view import CHECKED_PLAIN, UNCHECKED_MARK, UNCHECKED_PLAIN
 from prism_slack.verdict import Label, Method, Rung
 
 WHERE = Conversation(team="T1", channel="C1", thread="1700000000.000100")
@@ -360,3 +360,5 @@ def test_a_claim_posted_without_the_entailment_check_it_needed_says_so() -> None
     for text in (render_text(result), str(render_blocks(result).blocks)):
         assert text.count(UNCHECKED_MARK) == 1
         assert text.index(UNCHECKED_MARK) > text.index("chosen years ago")
+        assert UNCHECKED_PLAIN in text  # the label line does not claim the wording was checked
+    assert CHECKED_PLAIN in render_text(answered([checked], Label.EVIDENCE_LINKED))

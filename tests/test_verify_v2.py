@@ -158,7 +158,13 @@ CASES: list[tuple[str, str, tuple[str, ...], Outcome]] = [
     ("direction", "Revenue fell 5%.", ("financials.revenue_growth_pct",), "ok"),
     ("direction", "Revenue rose 5%.", ("financials.revenue_growth_pct",), "fails"),
     # a direction word anywhere in the claim, against the report's change field
-    ("trend", "Revenue slid to $4.1M.", ("financials.revenue_usd",), "ok"),
+    # a change said of a level that nothing cited measures: the judge's (the report's
+    # own growth field agrees, but it is not cited)
+    ("trend", "Revenue slid to $4.1M.", ("financials.revenue_usd",), "undecided"),
+    ("trend", "Call abandonment has climbed to 12.9%.", ("metrics.call_abandonment_pct",),
+     "undecided"),
+    ("trend", "Revenue slid to $4.1M, down 5%.",
+     ("financials.revenue_usd", "financials.revenue_growth_pct"), "ok"),
     ("trend", "Revenue grew to $4.1M, up from the prior year.", ("financials.revenue_usd",),
      "fails"),
     # lower-case names must be warranted; contractions and imperatives are not names
@@ -414,3 +420,42 @@ def test_relation_rule(
     season: Report, rule: str, text: str, evidence: tuple[str, ...], expected: Outcome
 ) -> None:
     assert outcome(season, text, *evidence) == expected
+
+
+# An undecided fact that only restates the one-value fields it cites and names: ``auto``
+# posts it without a judge (``ClaimVerdict.restates``). True, then false, per rule.
+RESTATED_DATA: dict[str, Any] = {
+    "company": {"name": "Acme Widgets, Inc.", "aliases": ["Acme"]},
+    "report": {"id": "R-3", "generated_at": "2026-03-09"},
+    "metrics": {"return_rate": 0.187, "mobile_share_pct": 71.3},
+    "vendors": {"crm": "HubSpot"},
+    "policies": {"returns": "Returns are free for 60 days, and 18.7% of orders come back."},
+}
+RESTATED_CASES = [
+    ("a figure, its field named", "About 18.7% of purchases are returned.",
+     ("metrics.return_rate",), True),
+    ("a figure, its field not named", "About 18.7% are fraudulent.",
+     ("metrics.return_rate",), False),
+    ("a name written in lower case is the value", "Their crm runs on hubspot cloud.",
+     ("vendors.crm",), True),
+    ("nothing anchored, no value written", "Their crm runs in the cloud.", ("vendors.crm",),
+     False),
+    ("a passage can say more than one fact", "About 18.7% of orders are returned by mail.",
+     ("policies.returns",), False),
+    ("a level said to change", "Returns have climbed to 18.7% of purchases.",
+     ("metrics.return_rate",), False),
+    ("more than one word not found", "About 18.7% of purchases by new shoppers are returned.",
+     ("metrics.return_rate",), False),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("rule", "text", "evidence", "restates"),
+    RESTATED_CASES,
+    ids=[f"{rule}: {text}" for rule, text, _, _ in RESTATED_CASES],
+)
+def test_restated_values(rule: str, text: str, evidence: tuple[str, ...], restates: bool) -> None:
+    report = build_report("acme-restated", RESTATED_DATA)
+    verdict = verify_claim(Claim(text=text, kind="fact", evidence=list(evidence)), report)
+    assert verdict.supported and verdict.undecided, verdict.reasons
+    assert verdict.restates is restates

@@ -5,7 +5,9 @@ checks 5 and 6, or a positive attribute swap, check 7) is withheld and never res
 
 - ``auto`` sends the *undecided* claims (``ClaimVerdict.undecided``: nothing anchored, or
   wording not all found in the cited values); a claim whose content words are all found
-  needs no judge. ``always`` sends every supported fact too. Either way every claim of
+  needs no judge, nor one that only restates the single values it cites and names
+  (``ClaimVerdict.restates``: a number, date or short name, never a passage), which is
+  posted as ``never`` posts it. ``always`` sends every supported fact too. Either way every claim of
   the turn goes in ONE request, each fenced with only its own cited values.
 - The judge answers one verdict per claim id. "supported" posts the claim at
   ENTAILMENT-VERIFIED (``verify.promote``). A rewrite keeps the claim's fields and goes
@@ -66,11 +68,14 @@ class Judged:
 
 
 def should_judge(verdict: ClaimVerdict, mode: JudgeMode) -> bool:
-    """``auto``: the supported claims the checks leave undecided; ``always``: those and
-    every supported fact. Never a failed claim: the judge cannot rescue one."""
+    """``auto``: the supported claims the checks leave undecided, but for those that only
+    restate the values they cite; ``always``: every supported fact. Never a failed
+    claim: the judge cannot rescue one."""
     if mode == "never" or not verdict.supported or verdict.claim.kind == "absent":
         return False
-    return verdict.undecided or (mode == "always" and verdict.claim.kind == "fact")
+    if mode == "always":
+        return verdict.undecided or verdict.claim.kind == "fact"
+    return verdict.undecided and not verdict.restates
 
 
 def judge_rewrite(
@@ -85,6 +90,8 @@ def judge_rewrite(
     and withheld, in order."""
     out = Judged()
     sent = [i for i, v in enumerate(verdicts) if should_judge(v, mode)] if judge else []
+    if sent and mode == "auto":  # a call is made anyway: restated claims ride along free
+        sent = [i for i, v in enumerate(verdicts) if v.supported and v.undecided]
     answers: dict[int, JudgeVerdict] = {}
     failure = ""
     if judge is not None and sent:
@@ -111,8 +118,9 @@ def judge_rewrite(
 
 
 def _unjudged(out: Judged, verdict: ClaimVerdict, report: Report, allowed: frozenset[str]) -> None:
-    """An undecided claim no judge saw: posted at its rung when anchored, else withheld."""
-    if ClaimContext(verdict.claim, report, allowed).anchored:
+    """An undecided claim no judge saw: posted at its rung when anchored (or when it
+    restates the values it cites), else withheld."""
+    if verdict.restates or ClaimContext(verdict.claim, report, allowed).anchored:
         out.unchecked.add(len(out.posted))
         out.posted.append(verdict)
     else:

@@ -28,6 +28,12 @@ NO_ANSWER_TEXT = "No verified answer to show."
 COACHING_TITLE = "Coaching"
 REWORDED_MARK = "(reworded)"
 UNCHECKED_MARK = "(wording not checked)"
+CHECKED_PLAIN = "Every fact below is checked against the audit report"
+UNCHECKED_PLAIN = (
+    "Every figure and name below is checked against the audit report; "
+    "the wording of marked lines is not"
+)
+"""The plain line when a posted fact is marked ``UNCHECKED_MARK``."""
 """Marks a claim posted without the entailment check its wording needed: only its numbers
 and names were checked against the report (no judge ran)."""
 EMPTY_VALUE = "(empty)"
@@ -194,7 +200,9 @@ def plain_words(result: TurnResult) -> str | None:
         return None
     if any(c.kind == "absent" for c in result.posted):
         return "What was asked is not in the audit report; every fact below is checked against it"
-    return "Every fact below is checked against the audit report"
+    if any(c.unchecked for c in result.posted):
+        return UNCHECKED_PLAIN
+    return CHECKED_PLAIN
 
 
 def withheld_text(count: int) -> str:

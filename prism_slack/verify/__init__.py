@@ -48,7 +48,11 @@ The rules, in short (each module's docstring has the detail):
   ``only`` before a figure; British and American spellings stem alike. Wording not
   found in the cited values only makes the claim *undecided*; a fact with nothing
   anchored is undecided too; an unanchored fact whose words are nearly all missing from
-  its evidence is about something else and fails.
+  its evidence is about something else and fails. A direction word in a fact whose cited
+  fields are all levels leaves it undecided (a level cannot say it changed). An undecided
+  fact that only *restates* the one-value fields it cites and names, with at most one
+  content word unfound, is marked ``ClaimVerdict.restates`` (``checks.ClaimContext
+  .restates``): ``auto`` needs no judge for it.
 
 Rungs (``verdict.Rung``), per claim:
 
@@ -104,7 +108,7 @@ def verify_claim(
 ) -> ClaimVerdict:
     """The verdict on one claim. ``allowed``: extra names coaching may use (playbook ids
     and names such as ``M4`` and ``Quantify the gap``)."""
-    reasons, unsettled, derivations = assess(claim, report, allowed=allowed)
+    reasons, unsettled, derivations, restates = assess(claim, report, allowed=allowed)
     rung = _rung(claim, report, reasons)
     if unsettled and rung is Rung.EVIDENCE_WARRANTED:
         rung = Rung.ANCHOR_WARRANTED
@@ -114,6 +118,7 @@ def verify_claim(
         supported=not reasons,
         reasons=reasons,
         undecided=unsettled,
+        restates=restates,
         derivations=list(derivations) if not reasons else [],
     )
 
@@ -153,7 +158,9 @@ def promote(verdict: ClaimVerdict) -> ClaimVerdict:
     )
     if not verdict.supported or not promotable:
         raise ValueError(f"cannot promote a {verdict.rung} verdict (supported={verdict.supported})")
-    return verdict.model_copy(update={"rung": Rung.ENTAILMENT_VERIFIED, "undecided": False})
+    return verdict.model_copy(
+        update={"rung": Rung.ENTAILMENT_VERIFIED, "undecided": False, "restates": False}
+    )
 
 
 def _rung(claim: Claim, report: Report, reasons: list[Reason]) -> Rung:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from functools import cached_property, lru_cache, partial
 from itertools import pairwise
@@ -53,6 +53,7 @@ from prism_slack.verify.attributes import (
     Naming,
     Stated,
     binding_problems,
+    content_missing,
     content_problems,
     denials,
     measure_problems,
@@ -71,7 +72,13 @@ from prism_slack.verify.opposites import opposite_problems
 from prism_slack.verify.quantifiers import quantifier_problems
 from prism_slack.verify.ranks import Ranked, rank_findings
 from prism_slack.verify.spoken import football_score
-from prism_slack.verify.text import path_words, spell_initials, squash_name, squash_text
+from prism_slack.verify.text import (
+    path_phrases,
+    path_words,
+    spell_initials,
+    squash_name,
+    squash_text,
+)
 
 MAX_POINTERS = 8
 """How many field paths one claim may cite."""
@@ -93,6 +100,15 @@ _RELATIVE_PERIOD = re.compile(
 
 TYPO_MIN = 4
 """Words shorter than this are never read as typos of one another."""
+
+RESTATED_GAP = 1
+"""How many content words a claim restating one value may leave unfound (``purchases``
+in ``18.7% of purchases are returned``). An added segment, cause or comparison takes more
+(``of orders placed by first-time buyers``)."""
+
+VALUE_WORDS = 4
+"""A cited text of at most this many words is one value (a vendor, a place, a status);
+a longer one is a passage, which can say many things."""
 
 
 def typo_edits(word: str) -> int:
@@ -324,6 +340,7 @@ class ClaimContext:
                 self.found.text, self.cited, index.texts, index.all_stems
             )
             out.problems += self.trend_problems()
+            out.doubts += self.trend_doubts if not out.problems else []
             out.problems += quantifier_problems(self.found.text, self.cited_passages)
             out.extend(content_problems(text, evidence, anchored=self.anchored))
         return out
@@ -457,14 +474,7 @@ class ClaimContext:
         ``slid``) about a measure whose change the report states with the other sign
         (``Revenue grew to $412.5M`` when ``revenue_growth_pct = -5.0``)."""
         tokens = words(self.content_text)
-        said: set[int] = set()
-        for i, word in enumerate(tokens):
-            if i and tokens[i - 1] in lexicon.PHRASAL_HEADS:
-                continue  # "turn down", "show up"
-            if word in lexicon.DIRECTION_UP:
-                said.add(1)
-            elif word in lexicon.DIRECTION_DOWN - lexicon.NEGATORS:
-                said.add(-1)
+        said = _directions(tokens)
         if len(said) != 1 or any(a.problem for a in self.anchorings):
             return []  # no one direction, or check 5 already read the signs
         [sign] = said
@@ -478,6 +488,27 @@ class ClaimContext:
                         f"the claim says {concept} went the other way ({path} = {value})"
                     )
         return problems
+
+    @cached_property
+    def trend_doubts(self) -> list[str]:
+        """A direction word (``has slipped to 21.6%``, ``keeps rising``) in a fact whose
+        cited fields are all levels: a level cannot say whether it changed, so the claim
+        is undecided. Not when a cited field is a change or a retention level, a figure of
+        the claim is a change check 5 read, or a derived change."""
+        tokens = words(self.content_text)
+        if self.claim.kind != "fact" or not _directions(tokens):
+            return []
+        if any(q.direction for q in self.found.quantities) or any(
+            d.relation == "change" for d in self.derivations
+        ):
+            return []
+        for leaf in self.cited:
+            if set(path_words(leaf.path)) & lexicon.TREND_PATH_WORDS:
+                return []
+            if leaf.measures & lexicon.RETENTION_CONCEPTS:
+                return []
+        said = ", ".join(w for w in dict.fromkeys(tokens) if _directions([w]))
+        return [f"'{said}' says the figure changed, and every cited field is a level"]
 
     def retention_problems(self, tokens: list[str], sign: int) -> list[str]:
         """A direction word about the base (``customer base``, ``revenue``) that a cited
@@ -509,11 +540,68 @@ class ClaimContext:
         measured = [a.quantity for a in self.anchorings if a.sources and a.quantity.numeric]
         return all(any(same_kind(q, v) for v in leaf.quantities) for q in measured)
 
+    @cached_property
+    def restates(self) -> bool:
+        """Does this fact only restate cited values, each of them named? Every cited field
+        is one value (a number, a date or at most ``VALUE_WORDS`` words, not a passage),
+        the claim names each by a word or concept of its key, it anchors a number or name
+        or writes a cited value whole, and it says no change of a level (``trend_doubts``).
+        Such a field holds one fact, which the checks have matched; the claim's unfound
+        words frame it (``About 18.7% of purchases end up being returned`` citing
+        ``metrics.return_rate``), so ``auto`` posts it unjudged, at its rung, marked. A
+        claim citing a passage may add a fact the passage does not hold."""
+        if self.claim.kind != "fact" or not self.cited or self.trend_doubts:
+            return False  # a change said of a level is more than the level
+        _, missing = content_missing(self.content_text, self.content_evidence)
+        if len(set(missing)) > RESTATED_GAP:
+            return False
+        texts = self.index.texts
+        claim = squash_text(self.found.text)
+        stated = any(
+            leaf.value_text and claim.contains(leaf.value_text.text)
+            for leaf in self.cited
+            if len(words(texts.get(leaf.path, ""))) <= VALUE_WORDS
+        )  # a name written in lower case is no name, but it is the value (``algolia``)
+        if not (self.anchored or stated):
+            return False
+        tokens = words(self.found.text)
+        stems = {stem(w) for w in tokens}
+        named = {hit.concept for hit in concepts.hits(tokens)}
+
+        def restated(leaf: LeafFacts) -> bool:
+            if len(words(texts.get(leaf.path, ""))) > VALUE_WORDS:
+                return False
+            phrases = path_phrases(leaf.path)
+            key = words(" ".join(phrases[1:] or phrases))  # not the section (``metrics``)
+            return bool({stem(w) for w in key} & stems) or any(
+                hit.concept in named for hit in concepts.hits(key)
+            )
+
+        return all(restated(leaf) for leaf in self.cited)
+
     @property
     def anchored(self) -> bool:
         """Does the claim carry anything the hard checks can anchor (number, name, id)?"""
         required = [q for q in self.found.quantities if not q.optional]
         return bool(required or self.found.identifiers or self.names)
+
+
+def _directions(tokens: Sequence[str]) -> set[int]:
+    """The signs the direction words of ``tokens`` say: 1 up, -1 down. Not directions:
+    a phrasal verb (``turn down``, ``show up``), a participle before its noun
+    (``contracted carriers``, ``reduced fleet``)."""
+    said: set[int] = set()
+    for i, word in enumerate(tokens):
+        if i and tokens[i - 1] in lexicon.PHRASAL_HEADS:
+            continue
+        after = tokens[i + 1] if i + 1 < len(tokens) else ""
+        if word.endswith("ed") and language.noun(after) and not language.verb(after):
+            continue
+        if word in lexicon.DIRECTION_UP:
+            said.add(1)
+        elif word in lexicon.DIRECTION_DOWN - lexicon.NEGATORS:
+            said.add(-1)
+    return said
 
 
 def _names_neighbour(
@@ -653,6 +741,7 @@ class Assessment(NamedTuple):
     reasons: list[Reason]
     undecided: bool = False
     derivations: tuple[Derivation, ...] = ()
+    restates: bool = False
 
 
 def assess(
@@ -666,7 +755,8 @@ def assess(
     reason is *undecided*: a claim whose wording check 7 could not find in its cited
     evidence (its doubts) — lack of overlap only, never evidence against it. A claim whose
     content words are all found in its cited values is settled (DESIGN §7: it needs no
-    judge), anchored or not; ``absent`` claims never are undecided."""
+    judge), anchored or not; ``absent`` claims never are undecided. ``restates``: an
+    undecided fact that only restates the cited values it names (``ClaimContext.restates``)."""
     reasons: list[Reason] = []
 
     def record(check: Check, problems: list[str]) -> None:
@@ -684,7 +774,8 @@ def assess(
     for check, run in WARRANT_CHECKS.items():
         if check not in skip:
             record(check, run(ctx))
-    return Assessment(reasons, not reasons and bool(ctx.attribute.doubts), tuple(ctx.derivations))
+    undecided = not reasons and bool(ctx.attribute.doubts)
+    return Assessment(reasons, undecided, tuple(ctx.derivations), undecided and ctx.restates)
 
 
 def failed_checks(reasons: Iterable[Reason]) -> set[Check]:
