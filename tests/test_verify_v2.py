@@ -429,7 +429,10 @@ RESTATED_DATA: dict[str, Any] = {
     "report": {"id": "R-3", "generated_at": "2026-03-09"},
     "metrics": {"return_rate": 0.187, "mobile_share_pct": 71.3},
     "vendors": {"crm": "HubSpot"},
-    "policies": {"returns": "Returns are free for 60 days, and 18.7% of orders come back."},
+    "policies": {
+        "returns": "Returns are free for 60 days, and 18.7% of orders come back.",
+        "shipping": "Return volumes fell after free return shipping ended in 2025.",
+    },
 }
 RESTATED_CASES = [
     ("a figure, its field named", "About 18.7% of purchases are returned.",
@@ -459,3 +462,12 @@ def test_restated_values(rule: str, text: str, evidence: tuple[str, ...], restat
     verdict = verify_claim(Claim(text=text, kind="fact", evidence=list(evidence)), report)
     assert verdict.supported and verdict.undecided, verdict.reasons
     assert verdict.restates is restates
+
+
+def test_a_direction_word_its_cited_passage_says_too_is_no_doubt() -> None:
+    report = build_report("acme-restated", RESTATED_DATA)
+    text = "Return volumes fell after free return shipping ended in 2025."
+    said = Claim(text=text, kind="fact", evidence=["policies.shipping"])
+    level = Claim(text="Returns fell to 18.7%.", kind="fact", evidence=["metrics.return_rate"])
+    assert not verify_claim(said, report).undecided
+    assert verify_claim(level, report).undecided

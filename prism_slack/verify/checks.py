@@ -493,11 +493,13 @@ class ClaimContext:
     def trend_doubts(self) -> list[str]:
         """A direction word (``has slipped to 21.6%``, ``keeps rising``) in a fact whose
         cited fields are all levels: a level cannot say whether it changed, so the claim
-        is undecided. Not when a cited field is a change or a retention level, a figure of
-        the claim is a change check 5 read, or a derived change."""
-        tokens = words(self.content_text)
+        is undecided. Not when the cited values say the word too, a cited field is a change
+        or a retention level, a figure of the claim is a change check 5 read, or a derived
+        change."""
+        evidence = self.content_evidence.words
+        tokens = [w for w in words(self.content_text) if not evidence.has(w)]
         if self.claim.kind != "fact" or not _directions(tokens):
-            return []
+            return []  # no direction word, or the cited values say it too
         if any(q.direction for q in self.found.quantities) or any(
             d.relation == "change" for d in self.derivations
         ):
