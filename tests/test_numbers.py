@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from num2words import num2words
 
 from prism_slack.claims import Claim
 from prism_slack.reports.model import build_report
@@ -509,6 +510,15 @@ def _digit_changed(text: str, data: st.DataObject) -> str:
 
 
 @settings(max_examples=150, deadline=None)
+@given(st.integers(min_value=2, max_value=999_999))
+def test_a_number_in_words_reads_as_its_value(n: int) -> None:
+    """Written out by num2words (``four hundred and eighty-six thousand, two hundred and
+    twelve``), not by our own grammar."""
+    words = num2words(n)
+    q = only(f"They have {words} customers.")
+    assert (q.value, q.text) == (n, words)
+
+
 @given(stored_values(), st.data())
 def test_a_faithful_number_passes_and_any_perturbation_fails(
     case: tuple[Decimal, str, str], data: st.DataObject

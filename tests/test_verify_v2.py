@@ -471,3 +471,66 @@ def test_a_direction_word_its_cited_passage_says_too_is_no_doubt() -> None:
     level = Claim(text="Returns fell to 18.7%.", kind="fact", evidence=["metrics.return_rate"])
     assert not verify_claim(said, report).undecided
     assert verify_claim(level, report).undecided
+
+
+# Numbers as people say them, and what a passage or a key's own words say. True, then false.
+SPOKEN_DATA: dict[str, Any] = {
+    "company": {"name": "Kessling Precision", "aliases": ["Kessling"]},
+    "report": {"id": "R-4", "generated_at": "2026-03-09"},
+    "kpis": {
+        "active_customers": 212,
+        "monthly_sessions": 254000,
+        "avg_speed_of_answer_seconds": 212,
+        "repeat_purchase_rate": 0.312,
+    },
+    "financials": {"rule_of_40": 28.1},
+    "scores": {"max": 100, "customer_experience": 41, "quality": 77},
+    "findings": [
+        {"detail": "Shoppers who hit a dead end leave 38.2% of the time; 11.4% of searches fail."}
+    ],
+}
+SPOKEN_CASES = [
+    ("number words with hundreds", "They have two hundred and twelve active customers.",
+     ("kpis.active_customers",), "ok"),
+    ("number words with hundreds", "They have two hundred and twenty active customers.",
+     ("kpis.active_customers",), "fails"),
+    ("part of a scale", "The site gets about a quarter of a million sessions a month.",
+     ("kpis.monthly_sessions",), "supported"),
+    ("part of a scale", "The site gets about a third of a million sessions a month.",
+     ("kpis.monthly_sessions",), "fails"),
+    ("and a half, to the half", "Calls are answered in about three and a half minutes.",
+     ("kpis.avg_speed_of_answer_seconds",), "supported"),
+    ("and a half, to the half", "Calls are answered in about four and a half minutes.",
+     ("kpis.avg_speed_of_answer_seconds",), "fails"),
+    ("a cited key written whole", "Their Rule of 40 score is just over 28.",
+     ("financials.rule_of_40",), "supported"),
+    ("a cited key written whole", "Their quality score is just over 28.",
+     ("financials.rule_of_40",), "fails"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("rule", "text", "evidence", "expected"),
+    SPOKEN_CASES,
+    ids=[f"{rule}: {text}" for rule, text, _, _ in SPOKEN_CASES],
+)
+def test_spoken(rule: str, text: str, evidence: tuple[str, ...], expected: str) -> None:
+    got = outcome(build_report("kessling", SPOKEN_DATA), text, *evidence)
+    assert got == expected or (expected == "supported" and got != "fails"), got
+
+
+@pytest.mark.parametrize(("passage", "expected"), [("11.4%", "supported"), ("31.2%", "fails")])
+def test_a_passage_is_a_rival_field_only_for_a_figure_it_states(
+    passage: str, expected: str
+) -> None:
+    """``customers`` names the finding (shoppers), not the cited rate; the finding can be
+    the figure's real source only when it states the figure."""
+    data = {
+        "company": {"name": "Northwind Outfitters", "aliases": []},
+        "report": {"id": "R-5", "generated_at": "2026-03-09"},
+        "metrics": {"repeat_purchase_rate": 0.312, "cart_abandonment_pct": 74.8},
+        "findings": [{"detail": f"Shoppers who hit a dead end leave {passage} of the time."}],
+    }
+    text = "Nearly a third of their customers come back to buy again."
+    got = outcome(build_report("northwind", data), text, "metrics.repeat_purchase_rate")
+    assert got == expected or (expected == "supported" and got != "fails"), got

@@ -352,12 +352,15 @@ def measure_problems(
     field_stems: frozenset[str] = frozenset(),
     named: frozenset[str] = frozenset(),
     swapped: Callable[[list[str]], str | None] = lambda words: None,
+    *,
+    names_cited: bool = False,
 ) -> Findings:
     """Rule 2: the measures the claim names, and the words that name a field of this
     report (``EHR`` when the report has ``vendors.ehr``), point to its evidence.
 
     It fails when the claim names a measure or field that another field of the report
-    holds and the cited ones do not, and names nothing the cited fields hold
+    holds and the cited ones do not, and names nothing the cited fields hold (nor a
+    cited key whole, ``names_cited``: ``Their Rule of 40 score`` citing ``rule_of_40``)
     (``Their EHR vendor is Sitecore`` citing ``tech_stack.website_cms``); a measure the
     report names nowhere only leaves the claim undecided. It also fails when the claim
     uses the key words of a field next to the cited one and none of the cited field's
@@ -381,7 +384,7 @@ def measure_problems(
         stem(w) in evidence.words.stems for w in concepts.content_words(text)
     )
     better = swapped(tokens) if other else None
-    if elsewhere and not speaks_of_cited:
+    if elsewhere and not (speaks_of_cited or names_cited):
         out.problems.append(
             f"the claim speaks of {', '.join(elsewhere)}, which another field of this report "
             "holds, not the cited one"

@@ -45,6 +45,7 @@ from prism_slack.verify.anchors import (
     anchor_count,
     countable,
     in_key,
+    matches,
     same_kind,
 )
 from prism_slack.verify.attributes import (
@@ -105,10 +106,6 @@ RESTATED_GAP = 1
 """How many content words a claim restating one value may leave unfound (``purchases``
 in ``18.7% of purchases are returned``). An added segment, cause or comparison takes more
 (``of orders placed by first-time buyers``)."""
-
-VALUE_WORDS = 4
-"""A cited text of at most this many words is one value (a vendor, a place, a status);
-a longer one is a passage, which can say many things."""
 
 
 def typo_edits(word: str) -> int:
@@ -320,6 +317,7 @@ class ClaimContext:
                     rival_stems,
                     rival_concepts,
                     lambda words: index.sibling_swap(words, self.cited, self.could_hold),
+                    names_cited=self.names_cited_key,
                 )
             )
             out.problems += swap_problems(
@@ -538,9 +536,21 @@ class ClaimContext:
 
     def could_hold(self, leaf: LeafFacts) -> bool:
         """Could ``leaf`` hold this claim's figures: a value of the same kind (percent,
-        money, unit, count) for each measured number? True when the claim has none."""
+        money, unit, count) for each measured number? True when the claim has none. A
+        passage says many things, so it could hold a figure only when it states it
+        (``shoppers`` somewhere in a finding that gives 38.2% cannot take ``a third``)."""
         measured = [a.quantity for a in self.anchorings if a.sources and a.quantity.numeric]
+        if self.index.passage(leaf.path):
+            return all(any(matches(q, v) for v in leaf.quantities) for q in measured)
         return all(any(same_kind(q, v) for v in leaf.quantities) for q in measured)
+
+    @property
+    def names_cited_key(self) -> bool:
+        """Does the claim write every naming word of a cited field's key, names included
+        (``Rule of 40`` for ``rule_of_40``)?"""
+        said = {stem(w) for w in words(self.found.text)}
+        keys = (self.index.key_stems.get(leaf.path, frozenset()) for leaf in self.cited)
+        return any(key and key <= said for key in keys)
 
     @cached_property
     def restates(self) -> bool:
@@ -557,12 +567,12 @@ class ClaimContext:
         _, missing = content_missing(self.content_text, self.content_evidence)
         if len(set(missing)) > RESTATED_GAP:
             return False
-        texts = self.index.texts
+        index = self.index
         claim = squash_text(self.found.text)
         stated = any(
             leaf.value_text and claim.contains(leaf.value_text.text)
             for leaf in self.cited
-            if len(words(texts.get(leaf.path, ""))) <= VALUE_WORDS
+            if not index.passage(leaf.path)
         )  # a name written in lower case is no name, but it is the value (``algolia``)
         if not (self.anchored or stated):
             return False
@@ -571,7 +581,7 @@ class ClaimContext:
         named = {hit.concept for hit in concepts.hits(tokens)}
 
         def restated(leaf: LeafFacts) -> bool:
-            if len(words(texts.get(leaf.path, ""))) > VALUE_WORDS:
+            if index.passage(leaf.path):
                 return False
             phrases = path_phrases(leaf.path)
             key = words(" ".join(phrases[1:] or phrases))  # not the section (``metrics``)

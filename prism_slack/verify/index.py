@@ -342,6 +342,11 @@ def _key_concepts(key: str) -> frozenset[str]:
     return concepts.all_concepts(path_words(key))
 
 
+VALUE_WORDS = 4
+"""A text of at most this many words is one value (a vendor, a place, a status); a longer
+one is a passage."""
+
+
 class VerifierIndex:
     """Everything the checks need from one report, computed once."""
 
@@ -445,14 +450,19 @@ class VerifierIndex:
 
     def requalified(self, source: LeafFacts, measures: frozenset[str]) -> bool:
         """Does dropping ``source``'s qualifier point elsewhere? Yes for one of
-        ``lexicon.QUANTITY_QUALIFIERS``; else only when another field holds the measures
+        ``lexicon.QUANTITY_QUALIFIERS``; when the claim names no measure, yes unless the
+        qualifier goes without saying (``lexicon.IMPLICIT_QUALIFIERS``: ``Calls are
+        answered in 3.5 minutes`` citing ``avg_speed_of_answer_seconds``); else only when
+        another field holds the measures
         the claim names (``measures``, qualifiers aside) with other qualifiers
         (``gross_revenue_usd`` beside ``net_revenue_usd`` for ``revenue``; not
         ``revenue to churn`` for ``annual_gross_revenue_churn`` when no other field
         measures revenue churn)."""
         base = measures - lexicon.REVERSE_QUALIFIERS
-        if not base or source.qualifiers & lexicon.QUANTITY_QUALIFIERS:
+        if source.qualifiers & lexicon.QUANTITY_QUALIFIERS:
             return True
+        if not base:  # nothing named: the dropped qualifier must be one a claim says
+            return bool(source.qualifiers - lexicon.IMPLICIT_QUALIFIERS)
         first = min(base)
         return any(
             leaf.path != source.path
@@ -549,6 +559,11 @@ class VerifierIndex:
             or any(holds(leaf) for leaf in self.owners.get(f"concept:{c}", ()))
         )
         return field_stems, named
+
+    def passage(self, path: str) -> bool:
+        """Is the value at ``path`` a passage — text of more than ``VALUE_WORDS`` words,
+        which can say many things — rather than one value (a number, a date, a name)?"""
+        return len(words(self.texts.get(path, ""))) > VALUE_WORDS
 
     def facts(self, leaves: Iterable[Leaf]) -> list[LeafFacts]:
         return [self.leaves[leaf.path] for leaf in leaves if leaf.path in self.leaves]

@@ -333,12 +333,16 @@ REVERSE_QUALIFIERS = frozenset(
 when it names the measure: ``Revenue was $351M`` citing ``net_revenue_usd`` drops ``net``
 and fails; ``Sessions are 6.8M`` citing ``monthly_sessions`` drops ``monthly``."""
 QUANTITY_QUALIFIERS = frozenset(
-    {"monthly", "quarterly", "weekly", "daily", "average", "median", "p50", "p75", "p90",
-     "p95", "p99"}
+    {"monthly", "quarterly", "weekly", "daily", "median", "p50", "p75", "p90", "p95", "p99"}
 )  # fmt: skip
 """Qualifiers that change the quantity itself: a claim dropping one always misstates it.
+A dropped ``average`` fails only when another field holds the measure otherwise
+qualified: a time or an amount said plainly is read as the typical one.
 Dropping another (``gross``, ``net``) fails only when another field of the report holds
 the measure with other qualifiers (``VerifierIndex.requalified``)."""
+
+IMPLICIT_QUALIFIERS = frozenset({"average"})
+"""Qualifiers a claim that names no measure may leave unsaid (``VerifierIndex.requalified``)."""
 
 SYNONYMS: dict[str, tuple[str, ...]] = {
     "vendor": ("vendor", "vendors", "provider", "providers", "platform", "platforms",

@@ -2,8 +2,9 @@
 score, record, range and clock strings taken whole (``7 - 8``, ``1:56.85``, a football
 score ``10.11 (71)``, a season ``2004 - 05``); shares in
 words (``seven in ten``, ``one call in eight``, ``a third``, ``three quarters``, ``half``),
-``a dozen``, ``nine and a half``, ``half a million``; and number words (``twenty-five
-thousand``, ``twenty - three`` as tables space it; ``eleven - nine`` is two numbers)."""
+``a dozen``, ``nine and a half``, ``half a million``, ``a quarter of a million``; and
+number words (``twenty-five thousand``, ``two hundred and twelve``, ``twenty - three`` as
+tables space it; ``eleven - nine`` is two numbers)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,16 @@ _NUMBER_WORD = re.compile(
     r"nine))?(?:\s+(thousand|million|billion))?(?![\w])",
     re.I,
 )
+_SPOKEN_TOKEN = rf"(?:{_NUMBER_WORD_ALT}|hundred|thousand|million|billion)"
+_SPOKEN_RUN = re.compile(
+    rf"(?<![\w-])(?:an?\s+)?{_SPOKEN_TOKEN}(?:(?:\s*,\s*|\s+and\s+|\s+|-){_SPOKEN_TOKEN})*"
+    r"(?![\w-])",
+    re.I,
+)
+"""A run of number words around ``hundred``, ``thousand``… that ``text2num`` reads as one
+number: ``two hundred and twelve``, ``a hundred``, ``four hundred and eighty-six
+thousand, two hundred``."""
+_MULTIPLIER = re.compile(r"\b(?:hundred|thousand|million|billion)\b", re.I)
 _TENS = frozenset({"twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"})
 _TIME_UNIT_WORD = re.compile(r"-(day|week|month|year|hour|minute)s?\b", re.I)
 
@@ -102,7 +113,13 @@ _AND_A_HALF = re.compile(
     + r"))?(?![\w-])",
     re.I,
 )
-_HALF_A = re.compile(r"(?<![\w-])half\s+a\s+(thousand|million|billion)(?![\w-])", re.I)
+_PART_OF_A = re.compile(
+    r"(?<![\w-])(?:(a|one|two|three|four)(?:\s+|-))?(half|thirds?|quarters?|fifths?|tenths?)"
+    r"\s+(?:of\s+)?a\s+(thousand|million|billion)(?![\w-])",
+    re.I,
+)
+"""``half a million``, ``a quarter of a million``, ``three quarters of a billion``: that
+part of the scale, to a tenth of itself."""
 _ONE_UNIT = re.compile(
     r"\b(?:over|under|than|about|nearly|almost|within|by|least|most|roughly|around)\s+"
     r"((?:a\s+full|a|an)\s+(second|minute|hour|day|week|month|year))\b",
@@ -139,14 +156,24 @@ def ratios(state: ScanState) -> None:
         if state.free(*m.span()):
             value = Decimal(_count(m.group(1))) + Decimal("0.5")
             unit = m.group(2).lower() if m.group(2) else None
-            q = Quantity(QKind.NUMBER, m.group(0), m.start(), m.end(), value=value, unit=unit)
+            q = Quantity(
+                QKind.NUMBER,
+                m.group(0),
+                m.start(),
+                m.end(),
+                value=value,
+                unit=unit,
+                tolerance=Decimal("0.25"),
+            )  # fmt: skip  (shown to the half)
             state.add(q)
-    for m in _HALF_A.finditer(state.masked) if parts else ():
-        if state.free(*m.span()):
-            scale = _SCALES[m.group(1).lower()]
+    for m in _PART_OF_A.finditer(state.masked) if parts else ():
+        head, part = (m.group(1) or "a").lower(), m.group(2).lower()
+        numerator = 1 if head in ("a", "one") else lexicon.NUMBER_WORDS[head]
+        if state.free(*m.span()) and (part.endswith("s") == (numerator > 1) or part == "half"):
+            value = _SCALES[m.group(3).lower()] * numerator / _DENOMINATORS[part.rstrip("s")]
             state.add(
-                Quantity(QKind.NUMBER, m.group(0), m.start(), m.end(), value=scale / 2,
-                         tolerance=scale / 20)
+                Quantity(QKind.NUMBER, m.group(0), m.start(), m.end(), value=value,
+                         tolerance=value / 10)
             )  # fmt: skip
     for m in _RATIO.finditer(state.masked) if " in " in lower or "every" in lower else ():
         if _YEAR.fullmatch(m.group(2)):
@@ -183,6 +210,19 @@ def _spoken_value(phrase: str) -> tuple[Decimal, str | None]:
 
 
 def number_words(state: ScanState) -> None:
+    for h in _SPOKEN_RUN.finditer(state.masked) if _MULTIPLIER.search(state.masked) else ():
+        phrase = re.sub(r"^an?\b", "one", h.group(0).replace(",", " "), flags=re.I)
+        one_word = phrase == h.group(0) and len(phrase.split()) == 1  # "hundred", "two"
+        if one_word or not _MULTIPLIER.search(phrase) or not state.free(*h.span()):
+            continue
+        try:
+            amount, scale_word = _spoken_value(phrase)
+        except ValueError:
+            continue  # "eleven , twelve": more than one number; read word by word below
+        tolerance = Decimal("0.5") * (_SCALES[scale_word] if scale_word else 1)
+        q = Quantity(QKind.NUMBER, h.group(0), h.start(), h.end(), value=amount,
+                     tolerance=tolerance)  # fmt: skip
+        state.add(q)
     pos = 0
     while (m := _NUMBER_WORD.search(state.masked, pos)) is not None:
         pos = m.end()
