@@ -7,8 +7,9 @@ checks 5 and 6, or a positive attribute swap, check 7) is withheld and never res
   wording not all found in the cited values); a claim whose content words are all found
   needs no judge, nor one that only restates the single values it cites and names
   (``ClaimVerdict.restates``: a number, date or short name, never a passage), which is
-  posted as ``never`` posts it. ``always`` sends every supported fact too. Either way every claim of
-  the turn goes in ONE request, each fenced with only its own cited values.
+  posted as ``never`` posts it unless the turn calls the judge anyway. ``always`` sends
+  every supported fact too. Either way every claim of the turn goes in ONE request,
+  each fenced with only its own cited values.
 - The judge answers one verdict per claim id. "supported" posts the claim at
   ENTAILMENT-VERIFIED (``verify.promote``). A rewrite keeps the claim's fields and goes
   through the deterministic verifier again; it is posted only when the checks settle it.
@@ -91,7 +92,7 @@ def judge_rewrite(
     out = Judged()
     sent = [i for i, v in enumerate(verdicts) if should_judge(v, mode)] if judge else []
     if sent and mode == "auto":  # a call is made anyway: restated claims ride along free
-        sent = [i for i, v in enumerate(verdicts) if v.supported and v.undecided]
+        sent = [i for i, v in enumerate(verdicts) if v.undecided]
     answers: dict[int, JudgeVerdict] = {}
     failure = ""
     if judge is not None and sent:

@@ -28,14 +28,14 @@ NO_ANSWER_TEXT = "No verified answer to show."
 COACHING_TITLE = "Coaching"
 REWORDED_MARK = "(reworded)"
 UNCHECKED_MARK = "(wording not checked)"
+"""Marks a claim posted without the entailment check its wording needed: only its numbers
+and names were checked against the report (no judge ran)."""
 CHECKED_PLAIN = "Every fact below is checked against the audit report"
 UNCHECKED_PLAIN = (
     "Every figure and name below is checked against the audit report; "
     "the wording of marked lines is not"
 )
 """The plain line when a posted fact is marked ``UNCHECKED_MARK``."""
-"""Marks a claim posted without the entailment check its wording needed: only its numbers
-and names were checked against the report (no judge ran)."""
 EMPTY_VALUE = "(empty)"
 
 _DEFAULT_MESSAGES = {

@@ -555,7 +555,7 @@ class ClaimContext:
     @cached_property
     def restates(self) -> bool:
         """Does this fact only restate cited values, each of them named? Every cited field
-        is one value (a number, a date or at most ``VALUE_WORDS`` words, not a passage),
+        is one value (a number, a date or a short text, not a passage: ``index.passage``),
         the claim names each by a word or concept of its key, it anchors a number or name
         or writes a cited value whole, and it says no change of a level (``trend_doubts``).
         Such a field holds one fact, which the checks have matched; the claim's unfound

@@ -450,14 +450,13 @@ class VerifierIndex:
 
     def requalified(self, source: LeafFacts, measures: frozenset[str]) -> bool:
         """Does dropping ``source``'s qualifier point elsewhere? Yes for one of
-        ``lexicon.QUANTITY_QUALIFIERS``; when the claim names no measure, yes unless the
+        ``lexicon.QUANTITY_QUALIFIERS``. When the claim names no measure, yes unless the
         qualifier goes without saying (``lexicon.IMPLICIT_QUALIFIERS``: ``Calls are
-        answered in 3.5 minutes`` citing ``avg_speed_of_answer_seconds``); else only when
-        another field holds the measures
-        the claim names (``measures``, qualifiers aside) with other qualifiers
-        (``gross_revenue_usd`` beside ``net_revenue_usd`` for ``revenue``; not
-        ``revenue to churn`` for ``annual_gross_revenue_churn`` when no other field
-        measures revenue churn)."""
+        answered in 3.5 minutes`` citing ``avg_speed_of_answer_seconds``). Else only when
+        another field holds the measures the claim names (``measures``, qualifiers aside)
+        with other qualifiers (``gross_revenue_usd`` beside ``net_revenue_usd`` for
+        ``revenue``; not ``revenue to churn`` for ``annual_gross_revenue_churn`` when no
+        other field measures revenue churn)."""
         base = measures - lexicon.REVERSE_QUALIFIERS
         if source.qualifiers & lexicon.QUANTITY_QUALIFIERS:
             return True

@@ -156,15 +156,9 @@ def ratios(state: ScanState) -> None:
         if state.free(*m.span()):
             value = Decimal(_count(m.group(1))) + Decimal("0.5")
             unit = m.group(2).lower() if m.group(2) else None
-            q = Quantity(
-                QKind.NUMBER,
-                m.group(0),
-                m.start(),
-                m.end(),
-                value=value,
-                unit=unit,
-                tolerance=Decimal("0.25"),
-            )  # fmt: skip  (shown to the half)
+            half = Decimal("0.25")  # shown to the half
+            q = Quantity(QKind.NUMBER, m.group(0), m.start(), m.end(), value=value, unit=unit,
+                         tolerance=half)  # fmt: skip
             state.add(q)
     for m in _PART_OF_A.finditer(state.masked) if parts else ():
         head, part = (m.group(1) or "a").lower(), m.group(2).lower()
