@@ -96,7 +96,8 @@ class ClaimVerdict(BaseModel):
     ANCHOR-WARRANTED; a judge may confirm it (DESIGN §7). Never true when unsupported."""
     restates: bool = False
     """Undecided, but the claim only restates cited values it names, each one value (a
-    number, a date, a short name; no passage), its figures and names anchored: its
+    number, a date, a short name, or a passage a figure is read from), its figures and
+    names anchored: its
     unfound words can only frame those values, so ``auto`` posts it without a judge, at
     ANCHOR-WARRANTED and marked as not entailment-checked. Only true when undecided."""
     derivations: list[Derivation] = []

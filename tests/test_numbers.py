@@ -137,7 +137,8 @@ def test_direction_words_do_not_cross_into_another_clause() -> None:
 
 
 def test_a_dash_glued_to_a_word_is_not_a_sign() -> None:
-    assert only("mid-2026").value == 2026
+    assert only("batch-2026").value == 2026
+    assert only("mid-2026").kind is QKind.PERIOD  # a third of the year, not minus 2026
     [span] = extract_quantities("10-20 users")  # a range: one record string of two parts
     assert span.kind is QKind.RECORD and [p.value for p in span.parts] == [10, 20]
 

@@ -6,7 +6,8 @@ checks 5 and 6, or a positive attribute swap, check 7) is withheld and never res
 - ``auto`` sends the *undecided* claims (``ClaimVerdict.undecided``: nothing anchored, or
   wording not all found in the cited values); a claim whose content words are all found
   needs no judge, nor one that only restates the single values it cites and names
-  (``ClaimVerdict.restates``: a number, date or short name, never a passage), which is
+  (``ClaimVerdict.restates``: a number, date or short name, or a passage a figure of the
+  claim is read from), which is
   posted as ``never`` posts it unless the turn calls the judge anyway. ``always`` sends
   every supported fact too. Either way every claim of the turn goes in ONE request,
   each fenced with only its own cited values.

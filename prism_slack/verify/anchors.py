@@ -7,12 +7,11 @@ Matching rules, claim quantity ``c`` against a cited quantity ``v``:
   is not ``2.9 s`` rounded).
   Percent ↔ fraction: a percent claim matches a field in percent units at face value
   and a stored fraction times 100 (``3.7%`` ⊨ ``churn_rate: 0.0366``; a plain value
-  below 0.1 is only read as a fraction, ``0.0064%`` ⊭ 0.0064; a field whose key
-  says ``pct`` is never read as a fraction, one whose key says rate/share/margin … below
-  1 is only read as one); a plain claim number matches a percent field at face value or
-  divided by 100 (``0.0211`` ⊨ ``2.11%``). Currencies must agree when both are known;
-  a percent never matches money; units of one dimension convert (``2,900 ms`` ⊨ ``2.9 s``)
-  and units of different dimensions never match.
+  below 1 is only read as a fraction, ``0.742%`` ⊭ ``occupancy: 0.742``; a field whose
+  key says ``pct`` is never read as a fraction); a plain claim number matches a percent
+  field at face value or divided by 100 (``0.0211`` ⊨ ``2.11%``). Currencies must agree
+  when both are known; a percent never matches money; units of one dimension convert
+  (``2,900 ms`` ⊨ ``2.9 s``) and units of different dimensions never match.
 - bounds: ``over 1,000`` ⊨ 1,187, within a factor of ten (``BOUND_REACH``); a cited
   bound warrants only a bound in the same direction that it implies
   (``under 12 months`` ⊨ ``under 12 months``); a bound a whole power of ten off is a
@@ -143,9 +142,8 @@ def candidates(c: Quantity, v: Quantity) -> list[Decimal]:
             return [x]
         if v.kind is QKind.CURRENCY or v.unit is not None:
             return []
-        if v.fraction or 0 < abs(x) < FRACTION_ONLY:
-            return [x * 100]
-        return [x, x * 100] if abs(x) < 1 else [x]
+        # a plain value below 1 is a fraction: 0.742 is 74.2%, and "0.742%" is a slip
+        return [x * 100] if v.fraction or abs(x) < 1 else [x]
     if c.kind is QKind.CURRENCY:
         if v.kind is QKind.PERCENT or v.unit is not None:
             return []
@@ -182,10 +180,6 @@ def _in_stated_scale(c: Quantity, v: Quantity) -> bool:
         and _IN_MILLIONS.search(c.text) is not None
     )
 
-
-FRACTION_ONLY = Decimal("0.1")
-"""A plain field below this is a fraction: a percent claim reads it times 100 only
-(``0.0064`` is 0.64%, and ``0.0064%`` is a slip)."""
 
 BOUND_REACH = Decimal(10)
 """A bound off the cited value by more than this factor is a slip, not a bound
@@ -356,6 +350,14 @@ def _period_match(c: Period, v: Quantity, *, whole: bool) -> bool:
 def _dates_in_period(points: Sequence[DatePoint], c: Period) -> bool:
     if c.fiscal:
         return False
+    if c.span is not None:  # "mid-2027": a date of those months
+        first, last = c.span
+        return any(
+            p.month is not None
+            and (first.year, first.month) <= (p.year, p.month) <= (last.year, last.month)
+            for p in points
+            if p.year is not None
+        )
     if c.quarter is None and c.half is None:  # a calendar year: a date of that year
         return c.year is not None and any(p.year == c.year for p in points)
     return any(_date_in_period(p, c) for p in points)

@@ -181,6 +181,10 @@ def date_ranges(state: ScanState) -> None:
 
 
 _CALENDAR_YEAR = re.compile(r"\bcalendar(?:\s+year)?\s+(\d{4})" + _END, re.I)
+_PART_OF_YEAR = re.compile(r"\b(early|mid|late)[-\s]+((?:19|20)\d\d)" + _END, re.I)
+_PART_MONTHS = {"early": (1, 4), "mid": (5, 8), "late": (9, 12)}
+"""``early 2027``, ``mid-2027``, ``late 2027``: a third of the year, so a cited year alone
+cannot say it (a date of that third can)."""
 
 
 def _years(state: ScanState, yy: int) -> list[int]:
@@ -230,6 +234,11 @@ def periods(state: ScanState) -> None:
     _fiscal(state, with_part=True)  # "FY2026 Q1" before "Q1 FY2026" before "FY2026"
     for m in _CALENDAR_YEAR.finditer(state.masked):
         _add_period(state, m, Period(int(m.group(1))))
+    for m in _PART_OF_YEAR.finditer(state.masked):
+        y = int(m.group(2))
+        first, last = _PART_MONTHS[m.group(1).lower()]
+        end = DatePoint(y, last, calendar.monthrange(y, last)[1])
+        _add_period(state, m, Period(y, span=(DatePoint(y, first, 1), end)))
     for m in _QUARTER_WORDS.finditer(state.masked):
         n = lexicon.QUARTER_WORDS[m.group(1).lower()]
         year = int(m.group(4)) if m.group(4) else None

@@ -346,8 +346,12 @@ class ClaimContext:
     @cached_property
     def rivals(self) -> tuple[frozenset[str], frozenset[str]]:
         """The claim's words that name report fields, and the concepts it names that
-        report fields hold, kept only where such a field could hold its figures."""
-        return self.index.rivals(words(self.found.masked), self.could_hold)
+        report fields hold, kept only where such a field could hold its figures (a list or
+        object holds only a count: ``members`` names no rival of three and a half
+        minutes)."""
+        measured = [a.quantity for a in self.anchorings if a.sources and a.quantity.numeric]
+        counts = all(countable(q) for q in measured)
+        return self.index.rivals(words(self.found.masked), self.could_hold, counts=counts)
 
     def crossed_records(self) -> list[str]:
         """A name held only by one cited item of a list and a role held only by another
@@ -470,7 +474,9 @@ class ClaimContext:
     def trend_problems(self) -> list[str]:
         """A direction word anywhere in the claim (``grew``, ``up from the prior year``,
         ``slid``) about a measure whose change the report states with the other sign
-        (``Revenue grew to $412.5M`` when ``revenue_growth_pct = -5.0``)."""
+        (``Revenue grew to $412.5M`` when ``revenue_growth_pct = -5.0``), or against the
+        one change field the claim cites and states no figure of (``Loans rose to $2.59B``
+        citing ``loan_growth_pct = -2.3``)."""
         tokens = words(self.content_text)
         said = _directions(tokens)
         if len(said) != 1 or any(a.problem for a in self.anchorings):
@@ -478,6 +484,15 @@ class ClaimContext:
         [sign] = said
         problems = self.retention_problems(tokens, sign)
         anchored = {s.path for a in self.anchorings for s in a.sources}  # check 5 read those
+        changes = [c for c in self.cited if set(path_words(c.path)) & lexicon.TREND_PATH_WORDS]
+        for leaf in changes if len(changes) == 1 else ():  # the one change cited, unstated
+            change = next((q for q in leaf.quantities if q.numeric and not q.from_path), None)
+            if leaf.path in anchored or change is None or not change.value:
+                continue
+            if (change.value > 0) != (sign > 0):
+                problems.append(
+                    f"the claim says it went the other way ({leaf.path} = {change.text})"
+                )
         for concept in sorted(concepts.measures(tokens)):
             for path, trend in self.index.trends.get(concept, ()):
                 if trend != sign and path not in anchored:
@@ -554,19 +569,20 @@ class ClaimContext:
 
     @cached_property
     def restates(self) -> bool:
-        """Does this fact only restate cited values, each of them named? Every cited field
-        is one value (a number, a date or a short text, not a passage: ``index.passage``),
-        the claim names each by a word or concept of its key, it anchors a number or name
-        or writes a cited value whole, and it says no change of a level (``trend_doubts``).
-        Such a field holds one fact, which the checks have matched; the claim's unfound
-        words frame it (``About 18.7% of purchases end up being returned`` citing
+        """Does this fact only restate cited values? Every cited field is one value (a
+        number, a date or a short text, not a passage: ``index.passage``) that the claim
+        names by a word or concept of its key, or a passage one of the claim's figures is
+        read from; the claim anchors a number or name or writes a cited value whole, says
+        no change of a level (``trend_doubts``) and leaves at most ``RESTATED_GAP``
+        content words unfound. The checks have matched what it states; its unfound word
+        frames it (``About 18.7% of purchases end up being returned`` citing
         ``metrics.return_rate``), so ``auto`` posts it unjudged, at its rung, marked. A
-        claim citing a passage may add a fact the passage does not hold."""
+        passage it only names may hold a fact it adds (an invented finding)."""
         if self.claim.kind != "fact" or not self.cited or self.trend_doubts:
             return False  # a change said of a level is more than the level
         _, missing = content_missing(self.content_text, self.content_evidence)
-        if len(set(missing)) > RESTATED_GAP:
-            return False
+        if len(set(missing)) > RESTATED_GAP or set(missing) & concepts.POLARITY:
+            return False  # "all", "never", "only" unfound: a quantifier is never framing
         index = self.index
         claim = squash_text(self.found.text)
         stated = any(
@@ -580,9 +596,16 @@ class ClaimContext:
         stems = {stem(w) for w in tokens}
         named = {hit.concept for hit in concepts.hits(tokens)}
 
+        figures = {  # the passages a figure of the claim is read from
+            s.path
+            for a in self.anchorings
+            if a.quantity.numeric and not a.quantity.optional and a.derivation is None
+            for s in a.sources
+        }
+
         def restated(leaf: LeafFacts) -> bool:
             if index.passage(leaf.path):
-                return False
+                return leaf.path in figures
             phrases = path_phrases(leaf.path)
             key = words(" ".join(phrases[1:] or phrases))  # not the section (``metrics``)
             return bool({stem(w) for w in key} & stems) or any(

@@ -3,9 +3,11 @@
 A bare whole number followed, within ``NOUN_REACH`` words, by the word that names a cited
 list (``findings``, ``stakeholders``; by stem or synonym group: ``issues``) counts that
 list's items (not ``two of the findings``: a part of it), and only those
-its qualifiers pick. A qualifier is a word between the number and the list's name that is
-a short cell value of some item (``critical``, ``high``: a finding's severity); a column's
-own name (``severity`` in ``high-severity``) is a label, not a filter. The count is then
+its qualifiers pick. A qualifier is a word between the number and the list's name, or
+right after a rating link (``one risk is rated critical``, ``two of its risks as
+critical``), that is a short cell value of some item (``critical``, ``high``: a finding's
+severity); a column's own name (``severity`` in ``high-severity``) is a label, not a
+filter. The count is then
 decisive: it matches when the number states exactly that many, and otherwise fails,
 whatever stray ``two`` a finding's text holds. A qualifier that is neither (``two serious
 findings``) leaves the count to the other rules.
@@ -26,22 +28,45 @@ NOUN_REACH = 4
 Cells = Mapping[str, Mapping[str, Mapping[int, frozenset[str]]]]
 
 
+RATING_LINKS = frozenset(
+    {"is", "are", "was", "were", "be", "been", "rated", "marked", "flagged", "ranked",
+     "graded", "classed", "classified", "listed", "as"}
+)  # fmt: skip
+"""Words that link a list's name to a qualifier after it (``one risk is rated critical``)."""
+_PART_OF = frozenset({"of", "the", "its", "their", "these", "those"})
+
+
 def list_count(
     after: Sequence[str], containers: Sequence[Container], cells: Cells
 ) -> tuple[Container, int] | None:
     """The cited list a number counts and how many of its items the qualifiers pick, or
     ``None`` when the words after it name no cited list or a qualifier is unknown.
-    ``after``: the claim's words after the number; ``cells``: ``VerifierIndex.cells``."""
-    if after[:1] == ["of"]:
-        return None  # "two of the findings": part of the list, not its count
-    for i, word in enumerate(after[:NOUN_REACH]):
+    ``after``: the claim's words after the number; ``cells``: ``VerifierIndex.cells``.
+    Qualifiers stand before the list's name (``two critical findings``) or after it past
+    a rating link (``one risk is rated critical``, ``two of its risks as critical``)."""
+    part = after[:1] == ["of"]
+    start = next((i for i, w in enumerate(after) if w not in _PART_OF), len(after))
+    for i, word in enumerate(after[start : start + NOUN_REACH], start):
         for container in containers:
             names = path_words(container.path)
             if not container.is_list or not names or not _names(word, names[-1]):
                 continue
-            picked = _picked(after[:i], container, cells.get(container.path, {}))
+            columns = cells.get(container.path, {})
+            rated = _rated(after[i + 1 :])
+            if part and not rated:
+                return None  # "two of the findings": part of the list, not its count
+            picked = _picked([*after[start:i], *rated], container, columns)
             return None if picked is None else (container, picked)
     return None
+
+
+def _rated(tail: Sequence[str]) -> list[str]:
+    """The word a rating link puts after a list's name: ``critical`` in ``risk is rated
+    critical``; none without a link."""
+    links = 0
+    while links < len(tail) and tail[links] in RATING_LINKS:
+        links += 1
+    return list(tail[links : links + 1]) if links else []
 
 
 def _names(word: str, key: str) -> bool:

@@ -540,11 +540,13 @@ class VerifierIndex:
         return best[1] if best is not None else None
 
     def rivals(
-        self, tokens: Iterable[str], holds: Callable[[LeafFacts], bool]
+        self, tokens: Iterable[str], holds: Callable[[LeafFacts], bool], *, counts: bool = True
     ) -> tuple[frozenset[str], frozenset[str]]:
         """The field stems and concepts among ``tokens`` that name some field that could
         hold the claim's figures (``holds``): a word of a field of another kind (a room
-        count, a cost per room, for a percentage) is no evidence against the cited one."""
+        count, a cost per room, for a percentage) is no evidence against the cited one. A
+        list or object holds only a count: its concepts are rivals when ``counts`` (every
+        figure of the claim could count items)."""
         said = list(tokens)
         field_stems = frozenset(
             s
@@ -554,7 +556,7 @@ class VerifierIndex:
         named = frozenset(
             c
             for c in concepts.all_concepts(said) & self.named
-            if c in self.named_by_container
+            if (counts and c in self.named_by_container)
             or any(holds(leaf) for leaf in self.owners.get(f"concept:{c}", ()))
         )
         return field_stems, named

@@ -66,7 +66,7 @@ LEVEL_MARKERS = _words("to from at")
 PHRASAL_HEADS = _words(
     "turn turns turned turning shut shuts break breaks broke set sets sign signs signed "
     "pick picks show shows back backs follow follows take takes took make makes made end ends "
-    "ended sum sums add adds"
+    "ended sum sums add adds hook hooks hooked hooking"
 )
 """Verbs that make ``down``/``up`` part of a phrase (``turn down 6.4% of tenders``)."""
 """A number right after one of these is a level (``fell to 3%``), not a change."""

@@ -19,7 +19,8 @@ never a count; ``2026-03-09`` is a date, so ``03`` is never a number).
                 (``march 15``, as tables write it).
 3. periods      ``Q1 2026``, ``Q1'26``, ``Q1-26``, ``Q1 FY26``, ``1Q26``, ``FY2025``,
                 ``FY 25``, ``FY2026 Q1``, ``fiscal 2025``, ``fiscal year 2025``, ``H1 2026``,
-                ``first quarter of 2026``, ``second half of 2025``; a bare ``Q3``/``H1``.
+                ``first quarter of 2026``, ``second half of 2025``, ``mid-2026`` (May to
+                August); a bare ``Q3``/``H1``.
                 Two-digit years need an apostrophe, a hyphen or ``FY``.
 4. records      a score, record, range or clock string taken whole: ``7 - 8``,
                 ``1:56.85``, ``1.56.85``, ``10-20``. It matches a cited value holding the
@@ -35,7 +36,7 @@ never a count; ``2026-03-09`` is a date, so ``03`` is never a number).
                 a token mixing letters and digits (``F2``, ``M10``, ``GA4``, ``FND-3``,
                 ``S/4HANA``, ``Five9``) — unless it is a number with a unit suffix (``10M``,
                 ``2.9s``, ``3x``, ``4th``) or a lower-case word hyphenated to a number
-                (``mid-2026``, ``top-10``). Masked and reported; never a quantity.
+                (``batch-2026``, ``top-10``). Masked and reported; never a quantity.
                 A few vocabulary tokens (``B2B``, ``2FA``, ``p95``) are neither.
 8. numbers      [sign] [currency] digits [scale] [percent] [currency] [unit] [ordinal]
                 sign      ``-`` (any dash or minus sign) or ``+``, not glued to a word
