@@ -553,3 +553,16 @@ def test_a_passage_is_a_rival_field_only_for_a_figure_it_states(
     text = "Nearly a third of their customers come back to buy again."
     got = outcome(build_report("northwind", data), text, "metrics.repeat_purchase_rate")
     assert got == expected or (expected == "supported" and got != "fails"), got
+
+
+def test_a_title_written_in_capitals_is_still_a_role() -> None:
+    """``Managing Director`` reads as a name, but it is a role another record holds."""
+    team = [
+        {"name": "Friederike Kessling", "title": "Managing Director",
+         "remarks": "Approves any investment above EUR 250,000."},
+        {"name": "Jonas Albrecht", "title": "Head of Operational Excellence"},
+    ]  # fmt: skip
+    data = {**SPOKEN_DATA, "team": team}
+    text = "Jonas Albrecht, the Managing Director, approves any investment above €250,000."
+    evidence = ("team[0].title", "team[0].remarks", "team[1].name")
+    assert outcome(build_report("kessling", data), text, *evidence) == "fails"

@@ -364,7 +364,7 @@ class ClaimContext:
                 by_item.setdefault(leaf.path[: end + 1], []).append(leaf)
         if len(by_item) < 2:
             return []
-        said = concepts.all_concepts(words(self.content_text)) & lexicon.ROLE_CONCEPTS
+        said = concepts.all_concepts(words(self.found.masked.lower())) & lexicon.ROLE_CONCEPTS
         problems = []
         for name in self.names:
             owners = {
