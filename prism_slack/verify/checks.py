@@ -157,7 +157,8 @@ class ClaimContext:
         that are neither capitalised names, nor found in the cited evidence, the
         prospect's names or the allowed terms (``they use shopify``). Not names: a
         particle verb (``outscore``), a word with a common English form
-        (``language.english_form``: ``alumnus``, ``synced``), a contraction, a typo of a
+        (``language.english_form``: ``alumnus``, ``synced``), any form of an English verb
+        (``outran``: lemminflect), a contraction, a typo of a
         cited word (``misspelt``), an elided word the cited value writes joined
         (``l'ombre``)."""
         if self.claim.kind != "fact":
@@ -168,8 +169,8 @@ class ClaimContext:
         for word in dict.fromkeys(_LOWER_WORD.findall(self.content_text)):
             if len(word) < 4 or word in concepts.NOT_CONTENT or not language.rare(word):
                 continue
-            if language.particle_verb(word) or language.english_form(word):
-                continue  # ``outscore``, ``alumnus`` (alumni), ``synced`` (sync): English
+            if language.particle_verb(word) or language.english_form(word) or language.verb(word):
+                continue  # ``outscore``, ``alumnus`` (alumni), ``synced``, ``outran``: English
             if evidence.has(word) or self.name_evidence.contains(word):
                 continue
             if f"{word}'" in lowered or self.misspelt(word):

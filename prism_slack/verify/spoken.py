@@ -2,7 +2,8 @@
 score, record, range and clock strings taken whole (``7 - 8``, ``1:56.85``, a football
 score ``10.11 (71)``, a season ``2004 - 05``); shares in
 words (``seven in ten``, ``one call in eight``, ``a third``, ``three quarters``, ``half``),
-``a dozen``, ``nine and a half``, ``half a million``, ``a quarter of a million``; and
+``a dozen``, ``nine and a half``, ``half a million``, ``a quarter of a million``,
+``an hour and thirty-four minutes``; and
 number words (``twenty-five thousand``, ``two hundred and twelve``, ``twenty - three`` as
 tables space it; ``eleven - nine`` is two numbers)."""
 
@@ -127,6 +128,16 @@ _ONE_UNIT = re.compile(
 )
 """``over a second``, ``lag by a full day``: one of a unit (after a bound, hedge or ``by``,
 so ``a second meeting`` and ``once a day`` are not read)."""
+_NUMBER_PHRASE = (
+    rf"(?:\d+|{_NUMBER_WORD_ALT})(?:-(?:one|two|three|four|five|six|seven|eight|nine))?"
+)
+_COMPOUND_DURATION = re.compile(
+    rf"(?<![\w-])(an|a|{_NUMBER_PHRASE})\s+(hour|minute)s?\s+(?:and\s+)?({_NUMBER_PHRASE})\s+"
+    r"(minute|second)s?(?![\w-])",
+    re.I,
+)
+"""``an hour and thirty-four minutes``, ``3 minutes 32 seconds``: one duration, in the
+smaller unit."""
 _DOZEN = re.compile(r"(?<![\w-])(?:a|one|two|three|half\s+a)\s+dozen(?![\w-])", re.I)
 
 
@@ -188,11 +199,26 @@ def ratios(state: ScanState) -> None:
         if state.free(start, end):
             unit = m.group(2).lower()
             state.add(Quantity(QKind.NUMBER, m.group(1), start, end, value=Decimal(1), unit=unit))
+    for m in _COMPOUND_DURATION.finditer(state.masked) if "minute" in lower else ():
+        big, large, small, unit = m.groups()
+        if (large.lower(), unit.lower()) not in (("hour", "minute"), ("minute", "second")):
+            continue
+        if state.free(*m.span()):
+            value = _phrase_value(big) * 60 + _phrase_value(small)
+            state.add(Quantity(QKind.NUMBER, m.group(0), m.start(), m.end(), value=value,
+                               unit=f"{unit.lower()}s", tolerance=Decimal("0.5")))  # fmt: skip
     for m in _DOZEN.finditer(state.masked) if "dozen" in lower else ():
         head = m.group(0).lower().split()[0]
         n = {"a": 12, "one": 12, "two": 24, "three": 36, "half": 6}[head]
         if state.free(*m.span()):
             state.add(Quantity(QKind.NUMBER, m.group(0), m.start(), m.end(), value=Decimal(n)))
+
+
+def _phrase_value(phrase: str) -> Decimal:
+    """``an``/``a`` is one; digits or number words as written."""
+    if phrase.lower() in ("a", "an"):
+        return Decimal(1)
+    return Decimal(phrase) if phrase.isdigit() else _spoken_value(phrase)[0]
 
 
 def _spoken_value(phrase: str) -> tuple[Decimal, str | None]:
