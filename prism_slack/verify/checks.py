@@ -145,6 +145,7 @@ class ClaimContext:
         if masked != self.found.masked:
             self.found = replace(self.found, masked=masked)
         self.containers: tuple[Container, ...] = tuple(containers.values())
+        self._holds: dict[str, bool] = {}  # could_hold, by leaf path
 
     @cached_property
     def names(self) -> list[Name]:
@@ -350,8 +351,7 @@ class ClaimContext:
         report fields hold, kept only where such a field could hold its figures (a list or
         object holds only a count: ``members`` names no rival of three and a half
         minutes)."""
-        measured = [a.quantity for a in self.anchorings if a.sources and a.quantity.numeric]
-        counts = all(countable(q) for q in measured)
+        counts = all(countable(q) for q in self.measured)
         return self.index.rivals(words(self.found.masked), self.could_hold, counts=counts)
 
     def crossed_records(self) -> list[str]:
@@ -555,10 +555,21 @@ class ClaimContext:
         money, unit, count) for each measured number? True when the claim has none. A
         passage says many things, so it could hold a figure only when it states it
         (``shoppers`` somewhere in a finding that gives 38.2% cannot take ``a third``)."""
-        measured = [a.quantity for a in self.anchorings if a.sources and a.quantity.numeric]
-        if self.index.passage(leaf.path):
-            return all(any(matches(q, v) for v in leaf.quantities) for q in measured)
-        return all(any(same_kind(q, v) for v in leaf.quantities) for q in measured)
+        held = self._holds.get(leaf.path)
+        if held is None:
+            measured = self.measured
+            passage = self.index.passage(leaf.path)
+            held = all(
+                any(same_kind(q, v) and (not passage or matches(q, v)) for v in leaf.quantities)
+                for q in measured
+            )
+            self._holds[leaf.path] = held
+        return held
+
+    @cached_property
+    def measured(self) -> list[Quantity]:
+        """The claim's anchored figures (what a rival field would have to hold)."""
+        return [a.quantity for a in self.anchorings if a.sources and a.quantity.numeric]
 
     @property
     def names_cited_key(self) -> bool:

@@ -397,6 +397,7 @@ class VerifierIndex:
             leaf.path: leaf.value for leaf in evidence if isinstance(leaf.value, str)
         }
         """Each text leaf's value, for the values a claim states (check 7's relation rule)."""
+        self.passages = frozenset(p for p, t in self.texts.items() if len(words(t)) > VALUE_WORDS)
         self._cell_words: dict[str, tuple[str, ...]] = {}
         self.records = _records(self.leaves.values())
         self.cells = _cells(self.leaves.values())
@@ -564,7 +565,7 @@ class VerifierIndex:
     def passage(self, path: str) -> bool:
         """Is the value at ``path`` a passage — text of more than ``VALUE_WORDS`` words,
         which can say many things — rather than one value (a number, a date, a name)?"""
-        return len(words(self.texts.get(path, ""))) > VALUE_WORDS
+        return path in self.passages
 
     def facts(self, leaves: Iterable[Leaf]) -> list[LeafFacts]:
         return [self.leaves[leaf.path] for leaf in leaves if leaf.path in self.leaves]
