@@ -527,13 +527,12 @@ found in its evidence, is not about what it cites (an invented finding citing a 
 OFF_TOPIC_SHARE = 0.25
 
 
-def content_problems(text: str, evidence: ContentEvidence, *, anchored: bool = False) -> Findings:
+def content_problems(total: int, missing: Sequence[str], *, anchored: bool = False) -> Findings:
     """Rule 3: the claim's content words are found in its evidence. A word that is not
     found leaves the claim undecided; a claim with nothing anchored (no number, name or
     identifier) whose words are nearly all missing from the evidence it cites is about
-    something else, and fails. ``text`` is the claim with quantities, identifiers and
-    names masked."""
-    total, missing = content_missing(text, evidence)
+    something else, and fails. ``total`` and ``missing``: the claim's content words and
+    those its evidence lacks (``content_missing``)."""
     out = Findings()
     if not missing:
         return out

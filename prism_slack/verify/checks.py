@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from functools import cached_property, lru_cache, partial
 from itertools import pairwise
@@ -64,6 +64,7 @@ from prism_slack.verify.attributes import (
     substituted_cells,
     swap_problems,
 )
+from prism_slack.verify.context import directions
 from prism_slack.verify.counts import list_count
 from prism_slack.verify.derived import derive, relations_named
 from prism_slack.verify.entities import Name, NameEvidence, find_names, identifier_key
@@ -342,7 +343,7 @@ class ClaimContext:
             out.problems += self.trend_problems()
             out.doubts += self.trend_doubts if not out.problems else []
             out.problems += quantifier_problems(self.found.text, self.cited_passages)
-            out.extend(content_problems(text, evidence, anchored=self.anchored))
+            out.extend(content_problems(*self.content_gap, anchored=self.anchored))
         return out
 
     @cached_property
@@ -479,7 +480,7 @@ class ClaimContext:
         one change field the claim cites and states no figure of (``Loans rose to $2.59B``
         citing ``loan_growth_pct = -2.3``)."""
         tokens = words(self.content_text)
-        said = _directions(tokens)
+        said = directions(tokens)
         if len(said) != 1 or any(a.problem for a in self.anchorings):
             return []  # no one direction, or check 5 already read the signs
         [sign] = said
@@ -512,7 +513,7 @@ class ClaimContext:
         change."""
         evidence = self.content_evidence.words
         tokens = [w for w in words(self.content_text) if not evidence.has(w)]
-        if self.claim.kind != "fact" or not _directions(tokens):
+        if self.claim.kind != "fact" or not directions(tokens):
             return []  # no direction word, or the cited values say it too
         if any(q.direction for q in self.found.quantities) or any(
             d.relation == "change" for d in self.derivations
@@ -523,7 +524,7 @@ class ClaimContext:
                 return []
             if leaf.measures & lexicon.RETENTION_CONCEPTS:
                 return []
-        said = ", ".join(w for w in dict.fromkeys(tokens) if _directions([w]))
+        said = ", ".join(w for w in dict.fromkeys(tokens) if directions([w]))
         return [f"'{said}' says the figure changed, and every cited field is a level"]
 
     def retention_problems(self, tokens: list[str], sign: int) -> list[str]:
@@ -571,13 +572,22 @@ class ClaimContext:
         """The claim's anchored figures (what a rival field would have to hold)."""
         return [a.quantity for a in self.anchorings if a.sources and a.quantity.numeric]
 
+    @cached_property
+    def content_gap(self) -> tuple[int, list[str]]:
+        """How many content words the claim has, and those its evidence lacks."""
+        return content_missing(self.content_text, self.content_evidence)
+
+    @cached_property
+    def said_stems(self) -> frozenset[str]:
+        """Stems of every word the claim writes, names included."""
+        return frozenset(stem(w) for w in words(self.found.text))
+
     @property
     def names_cited_key(self) -> bool:
         """Does the claim write every naming word of a cited field's key, names included
         (``Rule of 40`` for ``rule_of_40``)?"""
-        said = {stem(w) for w in words(self.found.text)}
         keys = (self.index.key_stems.get(leaf.path, frozenset()) for leaf in self.cited)
-        return any(key and key <= said for key in keys)
+        return any(key and key <= self.said_stems for key in keys)
 
     @cached_property
     def restates(self) -> bool:
@@ -592,7 +602,7 @@ class ClaimContext:
         passage it only names may hold a fact it adds (an invented finding)."""
         if self.claim.kind != "fact" or not self.cited or self.trend_doubts:
             return False  # a change said of a level is more than the level
-        _, missing = content_missing(self.content_text, self.content_evidence)
+        missing = self.content_gap[1]
         if len(set(missing)) > RESTATED_GAP or set(missing) & concepts.POLARITY:
             return False  # "all", "never", "only" unfound: a quantifier is never framing
         index = self.index
@@ -604,9 +614,7 @@ class ClaimContext:
         )  # a name written in lower case is no name, but it is the value (``algolia``)
         if not (self.anchored or stated):
             return False
-        tokens = words(self.found.text)
-        stems = {stem(w) for w in tokens}
-        named = {hit.concept for hit in concepts.hits(tokens)}
+        named = {hit.concept for hit in concepts.hits(words(self.found.text))}
 
         figures = {  # the passages a figure of the claim is read from
             s.path
@@ -620,7 +628,7 @@ class ClaimContext:
                 return leaf.path in figures
             phrases = path_phrases(leaf.path)
             key = words(" ".join(phrases[1:] or phrases))  # not the section (``metrics``)
-            return bool({stem(w) for w in key} & stems) or any(
+            return bool({stem(w) for w in key} & self.said_stems) or any(
                 hit.concept in named for hit in concepts.hits(key)
             )
 
@@ -631,24 +639,6 @@ class ClaimContext:
         """Does the claim carry anything the hard checks can anchor (number, name, id)?"""
         required = [q for q in self.found.quantities if not q.optional]
         return bool(required or self.found.identifiers or self.names)
-
-
-def _directions(tokens: Sequence[str]) -> set[int]:
-    """The signs the direction words of ``tokens`` say: 1 up, -1 down. Not directions:
-    a phrasal verb (``turn down``, ``show up``), a participle before its noun
-    (``contracted carriers``, ``reduced fleet``)."""
-    said: set[int] = set()
-    for i, word in enumerate(tokens):
-        if i and tokens[i - 1] in lexicon.PHRASAL_HEADS:
-            continue
-        after = tokens[i + 1] if i + 1 < len(tokens) else ""
-        if word.endswith("ed") and language.noun(after) and not language.verb(after):
-            continue
-        if word in lexicon.DIRECTION_UP:
-            said.add(1)
-        elif word in lexicon.DIRECTION_DOWN - lexicon.NEGATORS:
-            said.add(-1)
-    return said
 
 
 def _names_neighbour(

@@ -7,6 +7,7 @@ clause, ``Contracted carriers``, is an adjective). A year after ``before``/``pri
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 from decimal import Decimal
 from typing import Literal
@@ -143,6 +144,23 @@ def _attributive(back: list[str], i: int) -> bool:
     )
     subject = i >= 2 and language.noun(back[i - 1]) and language.verb(back[i - 2])
     return opens and back[i].endswith("ed") and subject
+
+
+def directions(tokens: Sequence[str]) -> set[int]:
+    """The signs the direction words anywhere in ``tokens`` say: 1 up, -1 down. Not
+    directions: a negator, a phrasal verb (``turn down``, ``hook up``), a participle
+    before its noun (``contracted carriers``, ``reduced fleet``)."""
+    said: set[int] = set()
+    for i, word in enumerate(tokens):
+        if word in lexicon.NEGATORS or (i and tokens[i - 1] in lexicon.PHRASAL_HEADS):
+            continue
+        after = tokens[i + 1] if i + 1 < len(tokens) else None
+        if word.endswith("ed") and after and language.noun(after) and not language.verb(after):
+            continue
+        found = _direction_of(word, after)
+        if found:
+            said.add(1 if found == "up" else -1)
+    return said
 
 
 def _direction_of(word: str, following: str | None) -> Direction | None:
