@@ -14,10 +14,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from prism_slack.claims import Claim
+from prism_slack.language import words
 from prism_slack.reports.model import Report, build_report
 from prism_slack.verdict import Check, Rung
 from prism_slack.verify import verify_claim
 from prism_slack.verify.checks import failed_checks
+from prism_slack.verify.context import directions
 from prism_slack.verify.lexicon import NUMBER_WORDS
 from prism_slack.verify.numbers import QKind, scan
 
@@ -481,6 +483,118 @@ def test_restated_values(rule: str, text: str, evidence: tuple[str, ...], restat
     verdict = verify_claim(Claim(text=text, kind="fact", evidence=list(evidence)), report)
     assert verdict.supported and verdict.undecided, verdict.reasons
     assert verdict.restates is restates
+
+
+# How people frame a figure or a year without adding to it: a hedge before a figure,
+# "every" that says how often, "haven't … since" that says a last year, a calendar year, a
+# record's title. (rule, text, evidence, outcome, restates). True, then false, per rule.
+FRAMING_DATA: dict[str, Any] = {
+    "company": {
+        "name": "Harbourline Credit Union",
+        "aliases": ["Harbourline"],
+        "ownership": "Not-for-profit",
+        "founded": 1954,
+    },
+    "report": {
+        "id": "R-6",
+        "generated_at": "2026-03-09",
+        "covering": "FY2025 (calendar year)",
+        "period": {"from": "2025-01-01", "to": "2025-12-31"},
+    },
+    "financials": {"fiscal_year_end": "2025-12-31", "prior_fiscal_year_end": "2024-01-31"},
+    "kpis": {
+        "last_core_conversion": 2014,
+        "core_conversion_year": 2014,
+        "loan_application_abandonment_pct": 41.7,
+        "unplanned_downtime_hours_per_month": 410,
+        "upsell_take_rate": 0.043,
+    },
+    "findings": [
+        {
+            "title": "Help centre covers a third of ticket topics",
+            "detail": "The article library covers 34 of the 102 ticket tags.",
+        }
+    ],
+    "people": [
+        {"name": "Tobias Grell", "comment": "Requires a SOC 2 Type II report."},
+        {"name": "Linh Castellano", "comment": "Measured on auto loan volume."},
+    ],
+}
+FRAMING_CASES: list[tuple[str, str, tuple[str, ...], Outcome, bool]] = [
+    ("a fiscal year said to be the calendar year", "The audit covers calendar 2025.",
+     ("report.covering",), "ok", False),
+    ("a fiscal year said to be the calendar year", "The audit covers calendar 2024.",
+     ("report.covering",), "fails", False),
+    ("a year ending on 31 December is the calendar year",
+     "Their fiscal year is the calendar year.", ("financials.fiscal_year_end",), "ok", False),
+    ("a year ending on 31 December is the calendar year",
+     "Their fiscal year was the calendar year.", ("financials.prior_fiscal_year_end",),
+     "undecided", False),
+    ("haven't … since a last year", "They haven't done a core conversion since 2014.",
+     ("kpis.last_core_conversion",), "ok", False),
+    ("haven't … since a last year", "They haven't done a core conversion since 2014.",
+     ("kpis.core_conversion_year",), "undecided", False),
+    ("a hedge before a figure", "Close to 42% of loan applications are abandoned.",
+     ("kpis.loan_application_abandonment_pct",), "ok", False),
+    ("a hedge before a figure", "A close 41.7% of loan applications are abandoned.",
+     ("kpis.loan_application_abandonment_pct",), "undecided", True),
+    ("every month says how often", "Unplanned downtime comes to 410 hours every month.",
+     ("kpis.unplanned_downtime_hours_per_month",), "ok", False),
+    ("every month says how often", "Every plant loses 410 hours a month to unplanned downtime.",
+     ("kpis.unplanned_downtime_hours_per_month",), "undecided", False),
+    ("a passage's record title", "The help centre covers 34 of the 102 ticket tags.",
+     ("findings[0].detail",), "undecided", True),
+    ("a passage's record title", "The help desk covers 34 of the 102 ticket tags.",
+     ("findings[0].detail",), "undecided", True),
+    ("a value written whole names its field", "It's a not-for-profit group founded in 1954.",
+     ("company.ownership", "company.founded"), "undecided", True),
+    ("a value written whole names its field", "It's a group founded in 1954.",
+     ("company.ownership", "company.founded"), "undecided", False),
+    ("a phrasal verb says no change", "Only 4.3% of members take up the upsell.",
+     ("kpis.upsell_take_rate",), "undecided", True),
+    ("a phrasal verb says no change", "Upsell take-up has climbed to 4.3% of members.",
+     ("kpis.upsell_take_rate",), "undecided", False),
+    ("two records joined are more than a restatement",
+     "Tobias Grell insists on a SOC 2 Type II report.", ("people[0].name", "people[0].comment"),
+     "undecided", True),
+    ("two records joined are more than a restatement",
+     "Linh Castellano insists on a SOC 2 Type II report.",
+     ("people[1].name", "people[0].comment"), "undecided", False),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("rule", "text", "evidence", "expected", "restates"),
+    FRAMING_CASES,
+    ids=[f"{rule}: {text} {evidence}" for rule, text, evidence, _, _ in FRAMING_CASES],
+)
+def test_framing(
+    rule: str, text: str, evidence: tuple[str, ...], expected: Outcome, restates: bool
+) -> None:
+    report = build_report("harbourline", FRAMING_DATA)
+    assert outcome(report, text, *evidence) == expected
+    verdict = verify_claim(Claim(text=text, kind="fact", evidence=list(evidence)), report)
+    assert verdict.restates is restates
+
+
+def test_the_record_title_finds_a_passage_s_wording() -> None:
+    """Without its title the finding's detail says nothing of a help centre."""
+    data = {**FRAMING_DATA, "findings": [{"detail": FRAMING_DATA["findings"][0]["detail"]}]}
+    claim = Claim(text="The help centre covers 34 of the 102 ticket tags.", kind="fact",
+                  evidence=["findings[0].detail"])  # fmt: skip
+    titled = verify_claim(claim, build_report("harbourline", FRAMING_DATA))
+    untitled = verify_claim(claim, build_report("harbourline", data))
+    assert titled.restates and not untitled.restates  # "help centre": two words unfound
+
+
+@pytest.mark.parametrize(
+    ("text", "signs"),
+    [("loans dropped to", {"dropped": -1}), ("applicants drop out before", {}),
+     ("guests take up", {}), ("revenue grew and costs fell", {"grew": 1, "fell": -1})],
+)  # fmt: skip
+def test_directions_are_read_by_position(text: str, signs: dict[str, int]) -> None:
+    tokens = words(text)
+    assert {tokens[i]: sign for i, sign in directions(tokens).items()} == signs
 
 
 def test_a_direction_word_its_cited_passage_says_too_is_no_doubt() -> None:

@@ -44,14 +44,17 @@ The rules, in short (each module's docstring has the detail):
   have a crowd of 11.11 (77)``), another row's multi-word cell written whole, a cited cell
   with one word swapped for a name found nowhere in the report, a negation of what a cited
   field states. Content words leave out stop words, hedges, light verbs in any form
-  (``language.light``), a derived figure's relation words, ``last`` before a period and
-  ``only`` before a figure; British and American spellings stem alike. Wording not
+  (``language.light``), a derived figure's relation words, ``last`` before a period,
+  ``only`` and a bound or hedge before a figure, ``every`` before a period and the
+  negation that says a last year (``haven't … since 2019``); a cited passage of a list
+  item is read with its record's other text; a period from 1 January to 31 December is
+  the calendar year; British and American spellings stem alike. Wording not
   found in the cited values only makes the claim *undecided*; a fact with nothing
   anchored is undecided too; an unanchored fact whose words are nearly all missing from
   its evidence is about something else and fails. A direction word in a fact whose cited
   fields are all levels leaves it undecided (a level cannot say it changed). An undecided
-  fact that only *restates* the one-value fields it cites and names, with at most one
-  content word unfound, is marked ``ClaimVerdict.restates`` (``checks.ClaimContext
+  fact that only *restates* the one-value fields it cites and names (or writes whole),
+  from one item of each list, with at most one content word unfound, is marked ``ClaimVerdict.restates`` (``checks.ClaimContext
   .restates``): ``auto`` needs no judge for it.
 
 Rungs (``verdict.Rung``), per claim:

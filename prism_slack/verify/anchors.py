@@ -340,7 +340,8 @@ def _period_match(c: Period, v: Quantity, *, whole: bool) -> bool:
         if v.period.span is not None:
             if c.calendar_span() == v.period.span:
                 return True
-            return not whole and _dates_in_period(v.dates, c)
+            if v.period.year is None:  # a range of dates
+                return not whole and _dates_in_period(v.dates, c)
         if c.quarter is None and c.half is None and not c.fiscal:
             return False  # a calendar year: only a range says where a year starts
         return _period_in_period(v.period, c)

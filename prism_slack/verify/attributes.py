@@ -560,8 +560,12 @@ def content_missing(text: str, evidence: ContentEvidence) -> tuple[int, list[str
     for i, word in enumerate(tokens):
         if word in concepts.POLARITY:
             # "none of", "every one of", "not": a claim that negates or generalises must
-            # find that word in its evidence too, or it is left to the judge.
-            if not evidence.words.has(word):
+            # find that word in its evidence too, or it is left to the judge. "every
+            # month" is how often, not how many.
+            frequency = word in lexicon.FREQUENCY_WORDS and (
+                i + 1 < len(tokens) and tokens[i + 1] in lexicon.PERIOD_WORDS
+            )
+            if not frequency and not evidence.words.has(word):
                 total += 1
                 missing.append(word)
             continue

@@ -220,14 +220,21 @@ def _add_period(state: ScanState, m: re.Match[str], period: Period) -> None:
         state.add(Quantity(QKind.PERIOD, m.group(0), m.start(), m.end(), period=period))
 
 
+_CALENDAR_NOTE = re.compile(r"\s*\(\s*(?:the\s+)?calendar\s+year\s*\)", re.I)
+"""``FY2025 (calendar year)``: a fiscal year said to be the calendar year."""
+
+
 def _fiscal(state: ScanState, *, with_part: bool) -> None:
     for m in _FISCAL.finditer(state.masked):
         quarter = int(m.group(2)) if m.group(2) else None
         half = int(m.group(3)) if m.group(3) else None
         if with_part and quarter is None and half is None:
             continue
-        period = Period(_two_digit_year(m.group(1)), quarter, half, fiscal=True)
-        _add_period(state, m, period)
+        year = _two_digit_year(m.group(1))
+        span = None
+        if quarter is None and half is None and _CALENDAR_NOTE.match(state.masked, m.end()):
+            span = (DatePoint(year, 1, 1), DatePoint(year, 12, 31))
+        _add_period(state, m, Period(year, quarter, half, fiscal=True, span=span))
 
 
 def periods(state: ScanState) -> None:

@@ -96,6 +96,14 @@ _LOWER_WORD = re.compile(r"\b[a-z]+\b")
 _HEDGE = "|".join(sorted((re.escape(h) for h in lexicon.HEDGES), key=len, reverse=True))
 _FOCUS = re.compile(rf"\bonly(?=\s+(?:(?:{_HEDGE})\s+)?{MASK})")
 """``only`` before a figure weighs it (``only about 40%``); it does not say "and no other"."""
+_QUALIFIER = re.compile(
+    r"\b(?:"
+    + "|".join(re.escape(p) for p in sorted([*lexicon.BOUNDS, *lexicon.HEDGES], key=len)[::-1])
+    + rf")(?=\s+{MASK})"
+)
+"""A bound or hedge before a figure (``close to``, ``something like``): check 5 reads it."""
+_NOT_SINCE = re.compile(rf"(?:\bnot\b|\bnever\b|n't\b)(?=[^.;]*\bsince\s+{MASK})")
+"""``haven't replatformed since 2019``: how a last year is said (``last_replatform_year``)."""
 _RELATIVE_PERIOD = re.compile(
     r"\b(?:last|past|previous)(?=\s+(?:fiscal\s+)?(?:year|quarter|month)\b)"
 )
@@ -262,10 +270,11 @@ class ClaimContext:
     def content_text(self) -> str:
         """The claim with quantities, identifiers, names, ranked superlatives, the words of
         a relation its derived figures recompute by (``miss … by 0.4 seconds``, ``don't
-        use``), the word that places a period (``last year``) and ``only`` that weighs a
-        figure (``only about 40%``) masked: what check 7 counts (names are check 6's
-        business, and the arithmetic proves the relation, so neither is also a missing
-        word)."""
+        use``), the word that places a period (``last year``), ``only`` that weighs a
+        figure (``only about 40%``), a bound or hedge before one (``close to``) and the
+        negation that says a last year (``haven't … since 2019``) masked: what check 7
+        counts (names are check 6's business, and the arithmetic proves the relation, so
+        neither is also a missing word)."""
         chars = list(self.found.masked)
         spans = [(n.start, n.end) for n in self.names] + list(self.ranked.spans)
         related = {w for d in self.derivations for w in lexicon.RELATION_WORDS[d.relation]}
@@ -273,6 +282,9 @@ class ClaimContext:
         spans += [m.span() for m in _LOWER_WORD.finditer(lower) if m.group(0) in related]
         spans += [m.span() for m in _RELATIVE_PERIOD.finditer(lower)]
         spans += [m.span() for m in _FOCUS.finditer(lower)]
+        spans += [m.span() for m in _QUALIFIER.finditer(lower)]
+        if any(lexicon.LAST_PATH_WORDS & set(path_words(leaf.path)) for leaf in self.cited):
+            spans += [m.span() for m in _NOT_SINCE.finditer(lower)]
         for start, end in spans:
             chars[start:end] = MASK * (end - start)
         return "".join(chars)
@@ -294,7 +306,25 @@ class ClaimContext:
 
     @cached_property
     def content_evidence(self) -> ContentEvidence:
-        return ContentEvidence.of(self.cited, self.containers, self.index.company_stems)
+        return ContentEvidence.of(
+            self.cited, self.containers, self.index.company_stems | self.record_stems
+        )
+
+    @cached_property
+    def record_stems(self) -> frozenset[str]:
+        """Stems of the other text fields of each list item a cited passage belongs to
+        (``findings[3].title`` for ``findings[3].detail``): a record's title names what
+        its detail is about."""
+        index = self.index
+        out: set[str] = set()
+        for leaf in self.cited:
+            parent = leaf.path.rpartition(".")[0]
+            if not parent.endswith("]") or not index.passage(leaf.path):
+                continue
+            for path in index.children.get(parent, ()):
+                if path in index.texts:
+                    out |= index.leaves[path].stems
+        return frozenset(out)
 
     @cached_property
     def attribute(self) -> Findings:
@@ -480,7 +510,7 @@ class ClaimContext:
         one change field the claim cites and states no figure of (``Loans rose to $2.59B``
         citing ``loan_growth_pct = -2.3``)."""
         tokens = words(self.content_text)
-        said = directions(tokens)
+        said = set(directions(tokens).values())
         if len(said) != 1 or any(a.problem for a in self.anchorings):
             return []  # no one direction, or check 5 already read the signs
         [sign] = said
@@ -512,8 +542,9 @@ class ClaimContext:
         or a retention level, a figure of the claim is a change check 5 read, or a derived
         change."""
         evidence = self.content_evidence.words
-        tokens = [w for w in words(self.content_text) if not evidence.has(w)]
-        if self.claim.kind != "fact" or not directions(tokens):
+        tokens = words(self.content_text)
+        said = [tokens[i] for i in directions(tokens) if not evidence.has(tokens[i])]
+        if self.claim.kind != "fact" or not said:
             return []  # no direction word, or the cited values say it too
         if any(q.direction for q in self.found.quantities) or any(
             d.relation == "change" for d in self.derivations
@@ -524,8 +555,8 @@ class ClaimContext:
                 return []
             if leaf.measures & lexicon.RETENTION_CONCEPTS:
                 return []
-        said = ", ".join(w for w in dict.fromkeys(tokens) if directions([w]))
-        return [f"'{said}' says the figure changed, and every cited field is a level"]
+        named = ", ".join(dict.fromkeys(said))
+        return [f"'{named}' says the figure changed, and every cited field is a level"]
 
     def retention_problems(self, tokens: list[str], sign: int) -> list[str]:
         """A direction word about the base (``customer base``, ``revenue``) that a cited
@@ -593,10 +624,11 @@ class ClaimContext:
     def restates(self) -> bool:
         """Does this fact only restate cited values? Every cited field is one value (a
         number, a date or a short text, not a passage: ``index.passage``) that the claim
-        names by a word or concept of its key, or a passage one of the claim's figures is
-        read from; the claim anchors a number or name or writes a cited value whole, says
-        no change of a level (``trend_doubts``) and leaves at most ``RESTATED_GAP``
-        content words unfound. The checks have matched what it states; its unfound word
+        names by a word or concept of its key or writes whole, or a passage one of the
+        claim's figures is read from, and no two are of different items of one list; the
+        claim anchors a number or name or writes a cited value whole, says no change of a
+        level (``trend_doubts``) and leaves at most ``RESTATED_GAP`` content words
+        unfound. The checks have matched what it states; its unfound word
         frames it (``About 18.7% of purchases end up being returned`` citing
         ``metrics.return_rate``), so ``auto`` posts it unjudged, at its rung, marked. A
         passage it only names may hold a fact it adds (an invented finding)."""
@@ -607,13 +639,16 @@ class ClaimContext:
             return False  # "all", "never", "only" unfound: a quantifier is never framing
         index = self.index
         claim = squash_text(self.found.text)
-        stated = any(
-            leaf.value_text and claim.contains(leaf.value_text.text)
+        stated = {
+            leaf.path
             for leaf in self.cited
+            if leaf.value_text and claim.contains(leaf.value_text.text)
             if not index.passage(leaf.path)
-        )  # a name written in lower case is no name, but it is the value (``algolia``)
+        }  # a name written in lower case is no name, but it is the value (``algolia``)
         if not (self.anchored or stated):
             return False
+        if _joins_records(leaf.path for leaf in self.cited):
+            return False  # ``Linh … insisting on a SOC 2 report``: two people's fields
         named = {hit.concept for hit in concepts.hits(words(self.found.text))}
 
         figures = {  # the passages a figure of the claim is read from
@@ -626,6 +661,8 @@ class ClaimContext:
         def restated(leaf: LeafFacts) -> bool:
             if index.passage(leaf.path):
                 return leaf.path in figures
+            if leaf.path in stated:
+                return True  # ``a not-for-profit`` citing ``company.ownership``
             phrases = path_phrases(leaf.path)
             key = words(" ".join(phrases[1:] or phrases))  # not the section (``metrics``)
             return bool({stem(w) for w in key} & self.said_stems) or any(
@@ -772,6 +809,17 @@ def evaluate(
     a fabrication. Production code never passes it.
     """
     return assess(claim, report, allowed=allowed, skip=skip).reasons
+
+
+def _joins_records(paths: Iterable[str]) -> bool:
+    """Do ``paths`` reach into two items of one list (``people[4].name``,
+    ``people[3].comment``)?"""
+    items: dict[str, set[str]] = {}
+    for path in paths:
+        head, bracket, rest = path.partition("[")
+        if bracket:
+            items.setdefault(head, set()).add(rest.partition("]")[0])
+    return any(len(cited) > 1 for cited in items.values())
 
 
 class Assessment(NamedTuple):

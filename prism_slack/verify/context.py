@@ -146,11 +146,12 @@ def _attributive(back: list[str], i: int) -> bool:
     return opens and back[i].endswith("ed") and subject
 
 
-def directions(tokens: Sequence[str]) -> set[int]:
-    """The signs the direction words anywhere in ``tokens`` say: 1 up, -1 down. Not
-    directions: a negator, a phrasal verb (``turn down``, ``hook up``), a participle
-    before its noun (``contracted carriers``, ``reduced fleet``)."""
-    said: set[int] = set()
+def directions(tokens: Sequence[str]) -> dict[int, int]:
+    """The direction words anywhere in ``tokens``, by position, with the sign each says:
+    1 up, -1 down. Not directions: a negator, a phrasal verb (``turn down``, ``take up``,
+    ``drop out``), a participle before its noun (``contracted carriers``, ``reduced
+    fleet``)."""
+    said: dict[int, int] = {}
     for i, word in enumerate(tokens):
         if word in lexicon.NEGATORS or (i and tokens[i - 1] in lexicon.PHRASAL_HEADS):
             continue
@@ -159,12 +160,14 @@ def directions(tokens: Sequence[str]) -> set[int]:
             continue
         found = _direction_of(word, after)
         if found:
-            said.add(1 if found == "up" else -1)
+            said[i] = 1 if found == "up" else -1
     return said
 
 
 def _direction_of(word: str, following: str | None) -> Direction | None:
-    if word in lexicon.DIRECTION_DOWN and not (word.startswith("drop") and following == "off"):
+    if following in lexicon.PARTICLES:
+        return None  # ``drop off``, ``drop out``, ``fall through``: another verb
+    if word in lexicon.DIRECTION_DOWN:
         return "down"
     if word in lexicon.DIRECTION_UP:
         return "up"

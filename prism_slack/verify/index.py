@@ -23,7 +23,7 @@ from prism_slack.verify import concepts, lexicon
 from prism_slack.verify.concepts import WordSet
 from prism_slack.verify.entities import NameEvidence, find_names, units_of
 from prism_slack.verify.fields import leaf_quantities, path_periods
-from prism_slack.verify.numbers import Quantity, Scan, record_key, scan
+from prism_slack.verify.numbers import QKind, Quantity, Scan, record_key, scan
 from prism_slack.verify.text import (
     Squashed,
     fold,
@@ -93,10 +93,10 @@ def _leaf_facts(leaf: Leaf, ordinary: frozenset[str]) -> LeafFacts:
     phrases = path_phrases(leaf.path)
     path_texts = tuple(squash_text(p) for p in phrases)
     units |= {squash_name(p) for p in phrases} | {w for w in path_word_list if w.isalnum()}
-    all_words = value_words + path_word_list
+    quantities = leaf_quantities(leaf.value, leaf.path, found)
+    all_words = value_words + path_word_list + _calendar_word(quantities, path_word_list)
     path_measures = concepts.measures(path_word_list)
     hits = concepts.hits(value_words) + concepts.hits(path_word_list)
-    quantities = leaf_quantities(leaf.value, leaf.path, found)
     if found is not None and len(quantities) == len(found.quantities):
         clauses: tuple[WordSet | None, ...] = tuple(
             WordSet.of(
@@ -123,6 +123,23 @@ def _leaf_facts(leaf: Leaf, ordinary: frozenset[str]) -> LeafFacts:
         units=frozenset(u for u in units if u),
         record_text=record_key(fold(str(leaf.value))),
     )
+
+
+def _calendar_word(quantities: Sequence[Quantity], path_word_list: Sequence[str]) -> list[str]:
+    """``calendar`` for a value that is a calendar year: a period from 1 January to
+    31 December, or a fiscal year that ends on 31 December (``fiscal_year_end``)."""
+    fiscal_end = bool(lexicon.FISCAL_PATH_WORDS & set(path_word_list)) and "end" in path_word_list
+    for q in quantities:
+        span = q.period.span if q.period is not None else None
+        if span is not None and span[0].year == span[1].year:
+            days = [(span[0].month, span[0].day), (span[1].month, span[1].day)]
+        elif fiscal_end and q.kind is QKind.DATE:
+            days = [(1, 1), *((d.month, d.day) for d in q.dates)]
+        else:
+            continue
+        if days == [(1, 1), (12, 31)]:
+            return ["calendar"]
+    return []
 
 
 _CLAUSE_MARK = re.compile(r"[.;!?,](?:\s|$)")

@@ -69,6 +69,8 @@ PHRASAL_HEADS = _words(
     "ended sum sums add adds hook hooks hooked hooking"
 )
 """Verbs that make ``down``/``up`` part of a phrase (``turn down 6.4% of tenders``)."""
+PARTICLES = _words("off out away through apart")
+"""Particles that make a direction verb before them another verb (``drop out``)."""
 """A number right after one of these is a level (``fell to 3%``), not a change."""
 
 CLAUSE_BREAKS = _words(
@@ -122,6 +124,12 @@ BOUNDS: dict[str, str] = {
     "as few as": "ge",
     "as low as": "ge",
 }
+FREQUENCY_WORDS = _words("every each")
+PERIOD_WORDS = _words(
+    "hour hours day days night nights morning mornings evening evenings week weeks weekend "
+    "weekends month months quarter quarters year years season seasons shift shifts"
+)
+"""``every``/``each`` before one of these says how often (``every month``), not how many."""
 HEDGES = frozenset(
     {
         "about",
@@ -134,6 +142,8 @@ HEDGES = frozenset(
         "circa",
         "some",
         "close to",
+        "something like",
+        "in the region of",
         "~",
     }
 )
@@ -469,6 +479,8 @@ FRACTION_PATH_WORDS = _words(
     "rate ratio share fraction proportion margin churn conversion retention yield"
 )
 FISCAL_PATH_WORDS = _words("fy fiscal")
+LAST_PATH_WORDS = _words("last latest recent")
+"""Path words of a field that holds when something last happened (``last_replatform_year``)."""
 
 
 def _relations() -> dict[Relation, frozenset[str]]:
