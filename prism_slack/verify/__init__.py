@@ -54,8 +54,9 @@ The rules, in short (each module's docstring has the detail):
   its evidence is about something else and fails. A direction word in a fact whose cited
   fields are all levels leaves it undecided (a level cannot say it changed). An undecided
   fact that only *restates* the one-value fields it cites and names (or writes whole),
-  from one item of each list, with at most one content word unfound, is marked ``ClaimVerdict.restates`` (``checks.ClaimContext
-  .restates``): ``auto`` needs no judge for it.
+  from one item of each list, with at most one content word unfound, is marked
+  ``ClaimVerdict.restates`` (``checks.ClaimContext.restates``): ``auto`` needs no judge
+  for it.
 
 Rungs (``verdict.Rung``), per claim:
 

@@ -96,12 +96,14 @@ _LOWER_WORD = re.compile(r"\b[a-z]+\b")
 _HEDGE = "|".join(sorted((re.escape(h) for h in lexicon.HEDGES), key=len, reverse=True))
 _FOCUS = re.compile(rf"\bonly(?=\s+(?:(?:{_HEDGE})\s+)?{MASK})")
 """``only`` before a figure weighs it (``only about 40%``); it does not say "and no other"."""
-_QUALIFIER = re.compile(
-    r"\b(?:"
-    + "|".join(re.escape(p) for p in sorted([*lexicon.BOUNDS, *lexicon.HEDGES], key=len)[::-1])
-    + rf")(?=\s+{MASK})"
+_WORDY_QUALIFIERS = sorted(
+    (p for p in [*lexicon.BOUNDS, *lexicon.HEDGES] if any(map(concepts.is_content, p.split()))),
+    key=len,
+    reverse=True,
 )
-"""A bound or hedge before a figure (``close to``, ``something like``): check 5 reads it."""
+_QUALIFIER = re.compile(rf"\b(?:{'|'.join(map(re.escape, _WORDY_QUALIFIERS))})(?=\s+{MASK})")
+"""A bound or hedge before a figure that has a content word (``close to``, ``something
+like``): check 5 reads it (the others are stop words)."""
 _NOT_SINCE = re.compile(rf"(?:\bnot\b|\bnever\b|n't\b)(?=[^.;]*\bsince\s+{MASK})")
 """``haven't replatformed since 2019``: how a last year is said (``last_replatform_year``)."""
 _RELATIVE_PERIOD = re.compile(
@@ -283,7 +285,9 @@ class ClaimContext:
         spans += [m.span() for m in _RELATIVE_PERIOD.finditer(lower)]
         spans += [m.span() for m in _FOCUS.finditer(lower)]
         spans += [m.span() for m in _QUALIFIER.finditer(lower)]
-        if any(lexicon.LAST_PATH_WORDS & set(path_words(leaf.path)) for leaf in self.cited):
+        if "since" in lower and any(
+            lexicon.LAST_PATH_WORDS & set(path_words(leaf.path)) for leaf in self.cited
+        ):
             spans += [m.span() for m in _NOT_SINCE.finditer(lower)]
         for start, end in spans:
             chars[start:end] = MASK * (end - start)
