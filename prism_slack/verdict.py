@@ -64,7 +64,7 @@ class Reason(BaseModel):
         return f"{self.check.slug}: {self.message}"
 
 
-Relation = Literal["difference", "complement", "sum", "share", "change"]
+Relation = Literal["difference", "complement", "sum", "total", "share", "change"]
 
 
 class Derivation(BaseModel):

@@ -520,6 +520,17 @@ def test_a_number_in_words_reads_as_its_value(n: int) -> None:
     assert (q.value, q.text) == (n, words)
 
 
+@settings(max_examples=100, deadline=None)
+@given(
+    st.integers(min_value=2, max_value=99_999),
+    st.sampled_from(["seconds", "minutes", "hours", "days", "weeks", "months", "years"]),
+)
+def test_a_number_in_words_carries_the_time_unit_after_it(n: int, unit: str) -> None:
+    words = num2words(n)
+    q = only(f"They wait {words} {unit} on average.")
+    assert (q.value, q.unit, q.text) == (n, unit, f"{words} {unit}")
+
+
 @given(stored_values(), st.data())
 def test_a_faithful_number_passes_and_any_perturbation_fails(
     case: tuple[Decimal, str, str], data: st.DataObject

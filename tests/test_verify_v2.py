@@ -587,6 +587,83 @@ def test_the_record_title_finds_a_passage_s_wording() -> None:
     assert titled.restates and not untitled.restates  # "help centre": two words unfound
 
 
+# Who or where a figure is of, how close a bound is, and totals over a list. True, then
+# false, per rule.
+SCOPE_DATA: dict[str, Any] = {
+    "company": {
+        "name": "Kessling Precision",
+        "aliases": ["Kessling"],
+        "plants": [
+            {"site": "Tuttlingen", "cnc_machines": 146},
+            {"site": "Brno", "cnc_machines": 88},
+            {"site": "Greenville", "cnc_machines": 31},
+        ],
+    },
+    "report": {"id": "R-7", "generated_at": "2026-03-09"},
+    "kpis": {
+        "avg_speed_of_answer_seconds": 212,
+        "active_shippers": 3140,
+        "net_revenue_usd": 4100000,
+        "gross_revenue_usd": 4500000,
+        "loan_growth_pct": -2.3,
+        "deposit_growth_pct": 4.1,
+    },
+    "findings": [
+        {"detail": "Supplier on-time delivery is 88.9% across the group but 81% at Brno."},
+        {"detail": "Members wait 212 seconds on average for an answer."},
+        {"detail": "Account opening takes 23 minutes on average."},
+    ],
+}
+SCOPE_CASES: list[tuple[str, str, tuple[str, ...], Outcome]] = [
+    ("a passage's figure keeps the name next to it",
+     "Supplier on-time delivery is 81% at Brno.", ("findings[0].detail",), "ok"),
+    ("a passage's figure keeps the name next to it",
+     "Supplier on-time delivery is 81% across the group.", ("findings[0].detail",),
+     "undecided"),
+    ("a close bound is close", "Just over 3,100 shippers are active.",
+     ("kpis.active_shippers",), "ok"),
+    ("a close bound is close", "Just over 2,500 shippers are active.",
+     ("kpis.active_shippers",), "fails"),
+    ("a plural noun is who is counted, not a qualifier", "Revenue from members was $4.1M.",
+     ("kpis.net_revenue_usd",), "undecided"),
+    ("a plural noun is who is counted, not a qualifier", "Membership revenue was $4.1M.",
+     ("kpis.net_revenue_usd",), "fails"),
+    ("went backwards", "Loans went backwards by a little over two percent.",
+     ("kpis.loan_growth_pct", "kpis.deposit_growth_pct"), "ok"),
+    ("went backwards", "Deposits went backwards by 4.1%.", ("kpis.deposit_growth_pct",),
+     "fails"),
+    ("a total over a list's items", "Across the three plants they run 265 CNC machines.",
+     ("company.plants",), "ok"),
+    ("a total over a list's items", "Tuttlingen runs 265 CNC machines.", ("company.plants",),
+     "fails"),
+    ("a number word with a time unit", "An answer takes just over three minutes.",
+     ("kpis.avg_speed_of_answer_seconds",), "ok"),
+    ("a number word with a time unit", "An answer takes just over four minutes.",
+     ("kpis.avg_speed_of_answer_seconds",), "fails"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("rule", "text", "evidence", "expected"),
+    SCOPE_CASES,
+    ids=[f"{rule}: {text}" for rule, text, _, _ in SCOPE_CASES],
+)
+def test_scope(rule: str, text: str, evidence: tuple[str, ...], expected: Outcome) -> None:
+    assert outcome(build_report("kessling", SCOPE_DATA), text, *evidence) == expected
+
+
+def test_a_passage_that_says_the_figure_in_the_claim_s_words_is_no_rival() -> None:
+    """``Members`` also names the finding that says members wait 212 seconds. Said in the
+    finding's words (``wait``), the claim restates it: a second source of the cited figure.
+    Said otherwise (``queue``), the finding is another field the figure could be of (its
+    23 minutes is far from ``just over`` three and a half, so it is neither)."""
+    report = build_report("kessling", SCOPE_DATA)
+    cited = "kpis.avg_speed_of_answer_seconds"
+    text = "Members wait just over three and a half minutes."
+    assert outcome(report, text, cited) == "undecided"
+    assert outcome(report, text.replace("wait", "queue"), cited) == "fails"
+
+
 @pytest.mark.parametrize(
     ("text", "signs"),
     [("loans dropped to", {"dropped": -1}), ("applicants drop out before", {}),

@@ -9,11 +9,13 @@ The rules, in short (each module's docstring has the detail):
   amount, date, period, score and record string matches a cited value to the precision
   shown. Units and scale come from field names too (``_usd``, ``_pct``, ``_days``,
   ``_millions``); number words (text2num), shares (``seven in ten``, ``a third``,
-  ``half``), ``a dozen``; bounds and hedges point the right way; direction words in the
-  clause must agree with a change's sign; a score or time string (``7 - 8``, ``1:56.85``)
+  ``half``), ``a dozen``, a number word's time unit (``three minutes``); bounds and
+  hedges point the right way, and a close one (``just over``) is near; direction words in
+  the clause must agree with a change's sign; a score or time string (``7 - 8``, ``1:56.85``)
   matches as a whole. A figure no cited value states is still warranted when it
   recomputes exactly from two cited numbers by a relation the claim names next to it
-  (``derived``: difference, complement, sum, share, percent change); the arithmetic goes
+  (``derived``: difference, complement, sum, share, percent change, a column's total over
+  a cited list's items); the arithmetic goes
   in ``ClaimVerdict.derivations``. A number before a cited list's name counts its items,
   only those its qualifiers pick (``counts``: ``two critical findings``); a period stated
   with a figure must be the cited date range as a whole (``8.91% in Q4 2025`` is no
@@ -52,7 +54,11 @@ The rules, in short (each module's docstring has the detail):
   found in the cited values only makes the claim *undecided*; a fact with nothing
   anchored is undecided too; an unanchored fact whose words are nearly all missing from
   its evidence is about something else and fails. A direction word in a fact whose cited
-  fields are all levels leaves it undecided (a level cannot say it changed). An undecided
+  fields are all levels leaves it undecided (a level cannot say it changed), and so does
+  a figure a cited passage gives with a name beside it the claim does not say (``81% at
+  Brno`` for ``81% across the group``). A passage that states the figure in the claim's
+  own words is a second source, not a rival field; a plural noun (``members wait``) is
+  who is counted, not a qualifier. An undecided
   fact that only *restates* the one-value fields it cites and names (or writes whole),
   from one item of each list, with at most one content word unfound, is marked
   ``ClaimVerdict.restates`` (``checks.ClaimContext.restates``): ``auto`` needs no judge

@@ -184,6 +184,8 @@ def _in_stated_scale(c: Quantity, v: Quantity) -> bool:
 BOUND_REACH = Decimal(10)
 """A bound off the cited value by more than this factor is a slip, not a bound
 (``up to 14 hours`` for 14 minutes, ``over 1,000`` for 1.2 million)."""
+NEAR_REACH = Decimal("1.25")
+"""How far past a bound said to be close (``just over 3.5 minutes``) a value may be."""
 
 
 KEY_REACH = 3
@@ -274,12 +276,11 @@ def _compare(c: Quantity, claimed: Decimal, cited: Decimal, cited_bound: str) ->
         return cited < claimed or (cited == claimed and not strict)
     if bound == "eq":
         return abs(claimed - cited) <= c.tolerance
+    reach = NEAR_REACH if c.near else BOUND_REACH
     if (
         claimed
         and cited
-        and not (
-            abs(claimed) <= abs(cited) * BOUND_REACH and abs(cited) <= abs(claimed) * BOUND_REACH
-        )
+        and not (abs(claimed) <= abs(cited) * reach and abs(cited) <= abs(claimed) * reach)
     ):
         return False
     if bound == "gt":

@@ -82,6 +82,7 @@ from prism_slack.language import stem, words
 from prism_slack.verify import concepts, lexicon
 from prism_slack.verify.anchors import Anchoring, matches
 from prism_slack.verify.concepts import WordSet
+from prism_slack.verify.entities import Name
 from prism_slack.verify.index import (
     STATED_CELL_WORDS,
     VALUE_ZIPF,
@@ -126,7 +127,7 @@ class ContentEvidence:
         return self.words.concepts
 
 
-def _clause(found: Scan, q: Quantity) -> tuple[list[str], list[str]]:
+def clause_words(found: Scan, q: Quantity) -> tuple[list[str], list[str]]:
     """The words of the clause before and after quantity ``q`` of ``found``."""
     masked = found.masked
     before = _CLAUSE_END.split(masked[: q.start])[-1]
@@ -147,6 +148,25 @@ def _clause(found: Scan, q: Quantity) -> tuple[list[str], list[str]]:
             break
         ahead.append(word)
     return list(reversed(back)), ahead
+
+
+SCOPE_REACH = 3
+"""How many words either side of a passage's figure may name what it is of (``81% at
+Brno``, ``Brno's 81%``)."""
+
+
+def scoped_elsewhere(q: Quantity, passage: Scan, names: Sequence[Name], said: set[str]) -> bool:
+    """Does each figure of ``passage`` that ``q`` matches come with a name next to it
+    (``SCOPE_REACH``) that the claim's words (``said``) have no word of (``81% at Brno``
+    for ``81% across the group``)? Then the claim gives the figure without its scope."""
+    held = [v for v in passage.quantities if matches(q, v)]
+    for v in held:
+        before, after = clause_words(passage, v)
+        near = set(before[-SCOPE_REACH:] + after[:SCOPE_REACH])
+        unsaid = [n for n in names if (ws := set(words(n.text))) & near and not ws & said]
+        if not unsaid:
+            return False
+    return bool(held)
 
 
 NEAR_AHEAD = 1
@@ -210,7 +230,7 @@ def _fits(
         whole.has_exactly(w) for w in specific
     )
     missing = {c for c in measures - source.concepts if not _spelt_in(c, clause, whole)}
-    reversed_ = missing & lexicon.REVERSE_QUALIFIERS
+    reversed_ = missing & lexicon.REVERSE_QUALIFIERS & _attributive_concepts(clause)
     if reversed_ and (source.qualifiers or (reversed_ & named and not speaks)):
         return "contradicts"  # "net margin" citing gross_margin
     pairs = list(zip(source.quantities, source.clauses, strict=True))
@@ -241,6 +261,16 @@ def _fits(
     ):
         return "fits"
     return "contradicts" if _elsewhere(q, pairs, said, claim_words) else "doubt"
+
+
+def _attributive_concepts(clause: Sequence[str]) -> frozenset[str]:
+    """Concepts the clause names in words that can qualify a noun: a plural noun is who
+    or what is counted (``members wait``), not a qualifier (``member fees``)."""
+    return frozenset(
+        h.concept
+        for h in concepts.hits(clause)
+        if not any(language.plural_noun(w) for w in clause[h.start : h.end])
+    )
 
 
 def _elsewhere(
@@ -314,7 +344,7 @@ def binding_problems(
             continue  # a derived figure's relation, a count's noun, says what it is
         if a.quantity.optional:
             continue  # a claim's "one" is read for context, never bound
-        back, ahead = _clause(found, a.quantity)
+        back, ahead = clause_words(found, a.quantity)
         near = [
             *concepts.content_words(" ".join(back)),
             *concepts.content_words(" ".join(ahead))[:NEAR_AHEAD],

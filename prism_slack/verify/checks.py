@@ -49,17 +49,20 @@ from prism_slack.verify.anchors import (
     same_kind,
 )
 from prism_slack.verify.attributes import (
+    NEAR_AHEAD,
     ContentEvidence,
     Findings,
     Naming,
     Stated,
     binding_problems,
+    clause_words,
     content_missing,
     content_problems,
     denials,
     measure_problems,
     measured,
     naming_runs,
+    scoped_elsewhere,
     stated_cells,
     substituted_cells,
     swap_problems,
@@ -375,7 +378,7 @@ class ClaimContext:
                 self.found.text, self.cited, index.texts, index.all_stems
             )
             out.problems += self.trend_problems()
-            out.doubts += self.trend_doubts if not out.problems else []
+            out.doubts += self.trend_doubts + self.scope_doubts if not out.problems else []
             out.problems += quantifier_problems(self.found.text, self.cited_passages)
             out.extend(content_problems(*self.content_gap, anchored=self.anchored))
         return out
@@ -562,6 +565,29 @@ class ClaimContext:
         named = ", ".join(dict.fromkeys(said))
         return [f"'{named}' says the figure changed, and every cited field is a level"]
 
+    @cached_property
+    def read_from_passages(self) -> list[tuple[Quantity, str]]:
+        """Each figure of the claim that a cited passage states, with that passage's path."""
+        return [
+            (a.quantity, s.path)
+            for a in self.anchorings
+            if a.quantity.numeric and not a.quantity.optional and a.derivation is None
+            for s in a.sources
+            if self.index.passage(s.path)
+        ]
+
+    @cached_property
+    def scope_doubts(self) -> list[str]:
+        """A figure a cited passage gives only with a name in its own clause that the claim
+        does not say (``81% across the group`` from ``88.9% across the group but 81% at
+        Brno``): the claim may have dropped, or swapped, what the figure is of."""
+        said = set(words(self.found.text))
+        return [
+            f"'{q.text}' is given in {path} with a name the claim does not say"
+            for q, path in self.read_from_passages
+            if scoped_elsewhere(q, *self.index.passage_scan(path), said)
+        ]
+
     def retention_problems(self, tokens: list[str], sign: int) -> list[str]:
         """A direction word about the base (``customer base``, ``revenue``) that a cited
         retention level contradicts: kept above 100% of itself, the base grew."""
@@ -594,13 +620,26 @@ class ClaimContext:
         held = self._holds.get(leaf.path)
         if held is None:
             measured = self.measured
-            passage = self.index.passage(leaf.path)
-            held = all(
-                any(same_kind(q, v) and (not passage or matches(q, v)) for v in leaf.quantities)
-                for q in measured
-            )
+            if self.index.passage(leaf.path):
+                held = all(any(matches(q, v) for v in leaf.quantities) for q in measured)
+                held = held and not self.restates_passage(leaf)
+            else:
+                held = all(any(same_kind(q, v) for v in leaf.quantities) for q in measured)
             self._holds[leaf.path] = held
         return held
+
+    def restates_passage(self, leaf: LeafFacts) -> bool:
+        """Does the claim say each of its figures in words the passage ``leaf`` says it in
+        (``Members wait just over three and a half minutes`` beside ``Members wait 212
+        seconds on average``)? Then the passage is a second source of the figure, not a
+        rival one."""
+        pairs = [(v, t) for v, t in zip(leaf.quantities, leaf.clauses, strict=True) if t]
+        for q in self.measured:
+            back, ahead = clause_words(self.found, q)
+            near = concepts.content_words(" ".join(back + ahead[:NEAR_AHEAD]))
+            if not near or not any(matches(q, v) and all(t.has(w) for w in near) for v, t in pairs):
+                return False
+        return bool(self.measured)
 
     @cached_property
     def measured(self) -> list[Quantity]:
@@ -638,6 +677,8 @@ class ClaimContext:
         passage it only names may hold a fact it adds (an invented finding)."""
         if self.claim.kind != "fact" or not self.cited or self.trend_doubts:
             return False  # a change said of a level is more than the level
+        if self.scope_doubts:
+            return False
         missing = self.content_gap[1]
         if len(set(missing)) > RESTATED_GAP or set(missing) & concepts.POLARITY:
             return False  # "all", "never", "only" unfound: a quantifier is never framing
@@ -655,12 +696,7 @@ class ClaimContext:
             return False  # ``Linh … insisting on a SOC 2 report``: two people's fields
         named = {hit.concept for hit in concepts.hits(words(self.found.text))}
 
-        figures = {  # the passages a figure of the claim is read from
-            s.path
-            for a in self.anchorings
-            if a.quantity.numeric and not a.quantity.optional and a.derivation is None
-            for s in a.sources
-        }
+        figures = {path for _, path in self.read_from_passages}
 
         def restated(leaf: LeafFacts) -> bool:
             if index.passage(leaf.path):

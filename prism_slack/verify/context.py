@@ -35,6 +35,9 @@ def with_context(text: str, quantities: list[Quantity]) -> list[Quantity]:
         next_start = quantities[i + 1].start if i + 1 < len(quantities) else len(text)
         before = text[prev_end : q.start]
         bound, hedge_len = _bound(before)
+        near = bound != "hedge" and before[len(before) - hedge_len :].lower().startswith(
+            lexicon.NEAR_BOUND_WORDS
+        )
         if bound == "eq" and q.year_like:
             bound = _year_bound(before)
         tolerance = _hedged(q) if bound == "hedge" else q.tolerance
@@ -47,6 +50,7 @@ def with_context(text: str, quantities: list[Quantity]) -> list[Quantity]:
             replace(
                 q,
                 bound="eq" if bound == "hedge" else bound,
+                near=near,
                 tolerance=tolerance,
                 direction=direction,
             )

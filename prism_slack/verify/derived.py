@@ -7,6 +7,8 @@ Relations, each with the words that name it (``lexicon.RELATION_WORDS``):
 - ``complement`` — ``100 - p`` of a cited percentage (``35% comes from outside
   e-commerce``);
 - ``sum`` — ``a + b`` of two cited percentages (``together make up 80.7%``);
+- ``total`` — ``a + b + …`` of one column over every cited item of a list, for counts
+  and amounts (``across the three plants they run 265 CNC machines``);
 - ``share`` — ``a / b`` as a percentage, for two cited counts or two amounts in one
   currency or unit (``half of the six clinics``, ``about 60% of total revenue``);
 - ``change`` — ``(a - b) / b`` as a percentage.
@@ -73,6 +75,8 @@ def _results(
     operands: list[tuple[str, Quantity]],
     relations: frozenset[Relation],
 ) -> Iterator[tuple[Relation, Decimal, list[str], str]]:
+    if "total" in relations and q.kind in (QKind.NUMBER, QKind.CURRENCY):
+        yield from _totals(q, operands)
     if "complement" in relations and q.kind is QKind.PERCENT:
         for path, v in operands:
             for x in candidates(q, v):
@@ -95,6 +99,24 @@ def _results(
                 change = abs(a.value - b.value) / b.value * HUNDRED
                 shown = f"({_num(a.value)} - {_num(b.value)}) / {_num(b.value)}"
                 yield "change", change, [path_a, path_b], shown
+
+
+def _totals(
+    q: Quantity, operands: list[tuple[str, Quantity]]
+) -> Iterator[tuple[Relation, Decimal, list[str], str]]:
+    """The total of each column (``plants[*].cnc_machines``) over two or more cited items."""
+    columns: dict[str, list[tuple[str, Decimal]]] = {}
+    for path, v in operands:
+        head, bracket, rest = path.rpartition("[")
+        column = rest.partition("]")[2]
+        values = candidates(q, v)
+        if bracket and column and values:
+            columns.setdefault(f"{head}[*]{column}", []).append((path, values[0]))
+    for items in columns.values():
+        if len(items) >= 2:
+            shown = " + ".join(_num(x) for _, x in items)
+            total = sum((x for _, x in items), Decimal(0))
+            yield "total", total, [p for p, _ in items], shown
 
 
 def _comparable(a: Quantity, b: Quantity) -> bool:

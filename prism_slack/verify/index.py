@@ -21,7 +21,7 @@ from prism_slack.language import stem, words
 from prism_slack.reports.model import Report
 from prism_slack.verify import concepts, lexicon
 from prism_slack.verify.concepts import WordSet
-from prism_slack.verify.entities import NameEvidence, find_names, units_of
+from prism_slack.verify.entities import Name, NameEvidence, find_names, units_of
 from prism_slack.verify.fields import leaf_quantities, path_periods
 from prism_slack.verify.numbers import QKind, Quantity, Scan, record_key, scan
 from prism_slack.verify.text import (
@@ -416,6 +416,7 @@ class VerifierIndex:
         """Each text leaf's value, for the values a claim states (check 7's relation rule)."""
         self.passages = frozenset(p for p, t in self.texts.items() if len(words(t)) > VALUE_WORDS)
         self._cell_words: dict[str, tuple[str, ...]] = {}
+        self._scans: dict[str, tuple[Scan, tuple[Name, ...]]] = {}
         self.records = _records(self.leaves.values())
         self.cells = _cells(self.leaves.values())
         self.phrases, self.item_stems = _phrases(evidence)
@@ -487,6 +488,15 @@ class VerifierIndex:
             and leaf.qualifiers != source.qualifiers
             for leaf in self.owners.get(f"concept:{first}", ())
         )
+
+    def passage_scan(self, path: str) -> tuple[Scan, tuple[Name, ...]]:
+        """The scan of the text at ``path`` and the names in it, kept per leaf."""
+        found = self._scans.get(path)
+        if found is None:
+            text = scan(self.texts.get(path, ""), report_text=True)
+            names = tuple(find_names(text.masked, self.ordinary))
+            found = self._scans[path] = (text, names)
+        return found
 
     def cell_words(self, leaf: LeafFacts) -> tuple[str, ...]:
         """``attributes.cell_words`` of a text leaf with no figure in it, kept per leaf."""

@@ -42,7 +42,8 @@ DIRECTION_UP = _words(
 )
 DIRECTION_DOWN = _words(
     """
-    contracted decline declined declines declining decrease decreased decreases decreasing
+    backward backwards contracted decline declined declines declining decrease decreased
+    decreases decreasing
     dip dipped dipping dips down drop dropped dropping drops dwindle dwindled dwindles
     dwindling fall fallen falling falls fell negative plunge plunged plunges plunging sank
     shrank shrink shrinking shrinks shrunk shrunken sink sinking sinks slid slide slides
@@ -123,6 +124,13 @@ BOUNDS: dict[str, str] = {
     "as little as": "ge",
     "as few as": "ge",
     "as low as": "ge",
+}
+NEAR_BOUND_WORDS = ("just", "slightly", "a little", "a bit")
+"""Words before a bound that put the value close to it (``just over 3,100``)."""
+BOUNDS |= {
+    f"{near} {bound}": BOUNDS[bound]
+    for near in NEAR_BOUND_WORDS
+    for bound in ("over", "under", "above", "below", "more than", "less than", "fewer than")
 }
 FREQUENCY_WORDS = _words("every each")
 PERIOD_WORDS = _words(

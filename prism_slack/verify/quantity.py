@@ -92,6 +92,8 @@ class Quantity:
     scale: Decimal | None = None
     """SCORE only: what the value is out of."""
     bound: Bound = "eq"
+    near: bool = False
+    """A bound said to be close (``just over``, ``slightly under``): the value is near it."""
     direction: Direction | None = None
     explicit_sign: bool = False
     year_like: bool = False

@@ -36,7 +36,8 @@ number: ``two hundred and twelve``, ``a hundred``, ``four hundred and eighty-six
 thousand, two hundred``."""
 _MULTIPLIER = re.compile(r"\b(?:hundred|thousand|million|billion)\b", re.I)
 _TENS = frozenset({"twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"})
-_TIME_UNIT_WORD = re.compile(r"-(day|week|month|year|hour|minute)s?\b", re.I)
+_TIME_UNIT_WORD = re.compile(r"(?:-|\s+)((?:second|minute|hour|day|week|month|year)s?)\b", re.I)
+"""A time unit right after a number word: ``three minutes``, ``a three-year deal``."""
 
 
 _GOALS_BEHINDS = re.compile(r"\d+\.\d+\s*\(\d+\)")
@@ -240,8 +241,11 @@ def number_words(state: ScanState) -> None:
         except ValueError:
             continue  # "eleven , twelve": more than one number; read word by word below
         tolerance = Decimal("0.5") * (_SCALES[scale_word] if scale_word else 1)
-        q = Quantity(QKind.NUMBER, h.group(0), h.start(), h.end(), value=amount,
-                     tolerance=tolerance)  # fmt: skip
+        end, unit = h.end(), None
+        if (unit_word := _TIME_UNIT_WORD.match(state.masked, end)) and state.free(end, end + 1):
+            end, unit = unit_word.end(), unit_word.group(1).lower()
+        q = Quantity(QKind.NUMBER, state.text[h.start() : end], h.start(), end, value=amount,
+                     tolerance=tolerance, unit=unit)  # fmt: skip
         state.add(q)
     pos = 0
     while (m := _NUMBER_WORD.search(state.masked, pos)) is not None:
@@ -249,7 +253,7 @@ def number_words(state: ScanState) -> None:
         first = m.group(1).lower()
         optional = first in lexicon.OPTIONAL_NUMBER_WORDS and not state.report_text
         end = m.end()
-        after = state.masked[end : end + 12]
+        after = state.masked[end : end + 16]
         unit_word = _TIME_UNIT_WORD.match(after)
         if after.startswith("-") and not unit_word:
             continue
