@@ -155,18 +155,20 @@ SCOPE_REACH = 3
 Brno``, ``Brno's 81%``)."""
 
 
-def scoped_elsewhere(q: Quantity, passage: Scan, names: Sequence[Name], said: set[str]) -> bool:
-    """Does each figure of ``passage`` that ``q`` matches come with a name next to it
-    (``SCOPE_REACH``) that the claim's words (``said``) have no word of (``81% at Brno``
-    for ``81% across the group``)? Then the claim gives the figure without its scope."""
-    held = [v for v in passage.quantities if matches(q, v)]
-    for v in held:
+def unsaid_scope(q: Quantity, passage: Scan, names: Sequence[Name], said: set[str]) -> list[str]:
+    """The names that ``passage`` gives beside every figure of it that ``q`` matches
+    (``SCOPE_REACH``) and that the claim's words (``said``) have no word of: ``Brno`` for
+    ``81% across the group`` from ``88.9% across the group but 81% at Brno``. Empty when
+    a matching figure has none, or none matches."""
+    unsaid: list[str] = []
+    for v in (v for v in passage.quantities if matches(q, v)):
         before, after = clause_words(passage, v)
         near = set(before[-SCOPE_REACH:] + after[:SCOPE_REACH])
-        unsaid = [n for n in names if (ws := set(words(n.text))) & near and not ws & said]
-        if not unsaid:
-            return False
-    return bool(held)
+        beside = [n.text for n in names if (ws := set(words(n.text))) & near and not ws & said]
+        if not beside:
+            return []
+        unsaid += beside
+    return list(dict.fromkeys(unsaid))
 
 
 NEAR_AHEAD = 1

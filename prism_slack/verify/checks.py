@@ -62,10 +62,10 @@ from prism_slack.verify.attributes import (
     measure_problems,
     measured,
     naming_runs,
-    scoped_elsewhere,
     stated_cells,
     substituted_cells,
     swap_problems,
+    unsaid_scope,
 )
 from prism_slack.verify.context import directions
 from prism_slack.verify.counts import list_count
@@ -578,15 +578,17 @@ class ClaimContext:
 
     @cached_property
     def scope_doubts(self) -> list[str]:
-        """A figure a cited passage gives only with a name in its own clause that the claim
-        does not say (``81% across the group`` from ``88.9% across the group but 81% at
+        """A figure a cited passage gives only with a name beside it that the claim does
+        not say (``81% across the group`` from ``88.9% across the group but 81% at
         Brno``): the claim may have dropped, or swapped, what the figure is of."""
         said = set(words(self.found.text))
-        return [
-            f"'{q.text}' is given in {path} with a name the claim does not say"
-            for q, path in self.read_from_passages
-            if scoped_elsewhere(q, *self.index.passage_scan(path), said)
-        ]
+        out = []
+        for q, path in self.read_from_passages:
+            if unsaid := unsaid_scope(q, *self.index.passage_scan(path), said):
+                out.append(
+                    f"{path} gives '{q.text}' for {', '.join(unsaid)}, which the claim omits"
+                )
+        return out
 
     def retention_problems(self, tokens: list[str], sign: int) -> list[str]:
         """A direction word about the base (``customer base``, ``revenue``) that a cited

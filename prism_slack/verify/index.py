@@ -23,7 +23,7 @@ from prism_slack.verify import concepts, lexicon
 from prism_slack.verify.concepts import WordSet
 from prism_slack.verify.entities import Name, NameEvidence, find_names, units_of
 from prism_slack.verify.fields import leaf_quantities, path_periods
-from prism_slack.verify.numbers import QKind, Quantity, Scan, record_key, scan
+from prism_slack.verify.numbers import DatePoint, QKind, Quantity, Scan, record_key, scan
 from prism_slack.verify.text import (
     Squashed,
     fold,
@@ -131,15 +131,18 @@ def _calendar_word(quantities: Sequence[Quantity], path_word_list: Sequence[str]
     fiscal_end = bool(lexicon.FISCAL_PATH_WORDS & set(path_word_list)) and "end" in path_word_list
     for q in quantities:
         span = q.period.span if q.period is not None else None
-        if span is not None and span[0].year == span[1].year:
-            days = [(span[0].month, span[0].day), (span[1].month, span[1].day)]
-        elif fiscal_end and q.kind is QKind.DATE:
-            days = [(1, 1), *((d.month, d.day) for d in q.dates)]
-        else:
-            continue
-        if days == [(1, 1), (12, 31)]:
+        if span and span[0].year == span[1].year and [_day(d) for d in span] == [JAN_1, DEC_31]:
+            return ["calendar"]
+        if fiscal_end and q.kind is QKind.DATE and [_day(d) for d in q.dates] == [DEC_31]:
             return ["calendar"]
     return []
+
+
+JAN_1, DEC_31 = (1, 1), (12, 31)
+
+
+def _day(d: DatePoint) -> tuple[int | None, int | None]:
+    return d.month, d.day
 
 
 _CLAUSE_MARK = re.compile(r"[.;!?,](?:\s|$)")

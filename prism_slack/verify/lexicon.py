@@ -43,8 +43,8 @@ DIRECTION_UP = _words(
 DIRECTION_DOWN = _words(
     """
     backward backwards contracted decline declined declines declining decrease decreased
-    decreases decreasing
-    dip dipped dipping dips down drop dropped dropping drops dwindle dwindled dwindles
+    decreases decreasing dip dipped dipping dips down drop dropped dropping drops dwindle
+    dwindled dwindles
     dwindling fall fallen falling falls fell negative plunge plunged plunges plunging sank
     shrank shrink shrinking shrinks shrunk shrunken sink sinking sinks slid slide slides
     sliding slip slipped slipping slips slump slumped slumping slumps sunk tumble tumbled
