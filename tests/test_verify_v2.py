@@ -652,6 +652,99 @@ def test_scope(rule: str, text: str, evidence: tuple[str, ...], expected: Outcom
     assert outcome(build_report("kessling", SCOPE_DATA), text, *evidence) == expected
 
 
+# Units and scales a key carries, lists cited item by item, and what a share is of.
+# True, then false, per rule.
+UNITS_DATA: dict[str, Any] = {
+    "company": {
+        "name": "Harbourline Group",
+        "aliases": ["Harbourline"],
+        "properties": 14,
+        "plants": [{"site": "Tuttlingen"}, {"site": "Brno"}, {"site": "Greenville"}],
+    },
+    "report": {"id": "R-8", "generated_at": "2026-03-09"},
+    "kpis": {
+        "card_fraud_loss_bps": 9.8,
+        "online_account_opening_completion": 0.312,
+        "last_app_release": "2026-02-27",
+        "auto_loan_decision_time_hours": 26.5,
+        "member_attrition_rate": 0.071,
+    },
+    "money": {"agency_staff_cost_gbp_thousands": 4380},
+    "channel_mix": {"groups": 9.1, "direct": 38.5},
+    "risks": [
+        {
+            "rating": "high",
+            "description": "Members under 35 are 21.8% of the base but 46% of closed accounts.",
+        }
+    ],
+}
+PLANTS = ("company.plants[0].site", "company.plants[1].site", "company.plants[2].site")
+UNITS_CASES: list[tuple[str, str, tuple[str, ...], Outcome]] = [
+    ("basis points", "Card fraud is costing them 9.8 bps.", ("kpis.card_fraud_loss_bps",),
+     "undecided"),
+    ("basis points", "Card fraud losses run at 9.8% of card volume.",
+     ("kpis.card_fraud_loss_bps",), "fails"),
+    ("money in thousands", "Agency staff cost them £4.38 million.",
+     ("money.agency_staff_cost_gbp_thousands",), "ok"),
+    ("money in thousands", "Agency staff cost them £4,380.",
+     ("money.agency_staff_cost_gbp_thousands",), "fails"),
+    ("a list cited item by item is counted",
+     "They run three plants: Tuttlingen, Brno and Greenville.", PLANTS, "ok"),
+    ("a list cited item by item is counted",
+     "They run four plants: Tuttlingen, Brno and Greenville.", PLANTS, "fails"),
+    ("tens and a half", "An auto loan decision takes twenty-six and a half hours.",
+     ("kpis.auto_loan_decision_time_hours",), "ok"),
+    ("tens and a half", "An auto loan decision takes twenty-seven and a half hours.",
+     ("kpis.auto_loan_decision_time_hours",), "fails"),
+    ("what is left is a complement",
+     "That leaves close to 69% of online account applications unfinished.",
+     ("kpis.online_account_opening_completion",), "undecided"),
+    ("what is left is a complement",
+     "That leaves close to 72% of online account applications unfinished.",
+     ("kpis.online_account_opening_completion",), "fails"),
+    ("the group is the prospect", "The group has fourteen properties.",
+     ("company.properties",), "ok"),
+    ("the group is the prospect", "The group has fifteen properties.",
+     ("company.properties",), "fails"),
+    ("a share's noun names its measure", "Roughly one member in fourteen leaves each year.",
+     ("kpis.member_attrition_rate",), "undecided"),
+    ("a share's noun names its measure", "Roughly one member in four leaves each year.",
+     ("kpis.member_attrition_rate",), "fails"),
+    ("a share of another base", "Members under 35 make up 46% of closed accounts.",
+     ("risks[0].description",), "ok"),
+    ("a share of another base", "Members under 35 make up 46% of the membership.",
+     ("risks[0].description",), "undecided"),
+    ("most recent is last", "The most recent app release shipped in late February 2026.",
+     ("kpis.last_app_release",), "undecided"),
+    ("most recent is last", "The most recent app release shipped in late March 2026.",
+     ("kpis.last_app_release",), "fails"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("rule", "text", "evidence", "expected"),
+    UNITS_CASES,
+    ids=[f"{rule}: {text}" for rule, text, _, _ in UNITS_CASES],
+)
+def test_units_lists_and_bases(
+    rule: str, text: str, evidence: tuple[str, ...], expected: Outcome
+) -> None:
+    assert outcome(build_report("harbourline", UNITS_DATA), text, *evidence) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "evidence"),
+    [("The most recent app release shipped in late February 2026.", "kpis.last_app_release"),
+     ("Roughly one member in fourteen leaves each year.", "kpis.member_attrition_rate")],
+)  # fmt: skip
+def test_framed_figures_restate_their_field(text: str, evidence: str) -> None:
+    """``most recent`` names ``last_…``; a share's noun names its measure: each leaves one
+    framing word at most, so ``auto`` needs no judge."""
+    claim = Claim(text=text, kind="fact", evidence=[evidence])
+    verdict = verify_claim(claim, build_report("harbourline", UNITS_DATA))
+    assert verdict.undecided and verdict.restates, verdict.reasons
+
+
 def test_a_passage_that_says_the_figure_in_the_claim_s_words_is_no_rival() -> None:
     """``Members`` also names the finding that says members wait 212 seconds. Said in the
     finding's words (``wait``), the claim restates it: a second source of the cited figure.

@@ -8,22 +8,23 @@ The rules, in short (each module's docstring has the detail):
 - **5 anchor warrant** (``anchors``, grammar in ``numbers``): every number, percent,
   amount, date, period, score and record string matches a cited value to the precision
   shown. Units and scale come from field names too (``_usd``, ``_pct``, ``_days``,
-  ``_millions``); number words (text2num), shares (``seven in ten``, ``a third``,
-  ``half``), ``a dozen``, a number word's time unit (``three minutes``); bounds and hedges
-  point the right way, and a close one (``just over``) is near; direction words in the
-  clause must agree with a change's sign; a score or time string (``7 - 8``, ``1:56.85``)
-  matches as a whole. A figure no cited value states is still warranted when it recomputes
-  exactly from two cited numbers by a relation the claim names next to it (``derived``:
-  difference, complement, sum, share, percent change, a column's total over a cited list's
-  items); the arithmetic goes in ``ClaimVerdict.derivations``. A number before a cited
-  list's name counts its items, only those its qualifiers pick (``counts``: ``two critical
-  findings``); a period stated with a figure must be the cited date range as a whole
-  (``8.91% in Q4 2025`` is no full year's rate). A number that is part of a cited field's
-  key, next to another word of that key (``1st place`` citing ``1st_prize``), names the
-  field and needs no value. Table dates read as tables write them (``1984 - 06 - 09``,
-  ``3 / 30 / 07``); a count in millions matches a fractional value whose field states no
-  scale (``6.66 million viewers`` ⊨ ``viewers: 6.66``); ``before``/``prior to``/``after``
-  bound a year; a score's scale may be another cited number field (``20 out of 22`` citing
+  ``_millions``, ``_bps``; an amount in thousands is only that amount); number words
+  (text2num), shares (``seven in ten``, ``a third``, ``half``), ``a dozen``, a number
+  word's time unit (``three minutes``); bounds and hedges point the right way, and a close
+  one (``just over``) is near; direction words in the clause must agree with a change's
+  sign; a score or time string (``7 - 8``, ``1:56.85``) matches as a whole. A figure no
+  cited value states is still warranted when it recomputes exactly from two cited numbers
+  by a relation the claim names next to it (``derived``: difference, complement, sum,
+  share, percent change, a column's total over a cited list's items); the arithmetic goes
+  in ``ClaimVerdict.derivations``. A number before a cited list's name counts its items,
+  only those its qualifiers pick (``counts``: ``two critical findings``); a period stated
+  with a figure must be the cited date range as a whole (``8.91% in Q4 2025`` is no full
+  year's rate). A number that is part of a cited field's key, next to another word of that
+  key (``1st place`` citing ``1st_prize``), names the field and needs no value. Table
+  dates read as tables write them (``1984 - 06 - 09``, ``3 / 30 / 07``); a count in
+  millions matches a fractional value whose field states no scale
+  (``6.66 million viewers`` ⊨ ``viewers: 6.66``); ``before``/``prior to``/``after`` bound
+  a year; a score's scale may be another cited number field (``20 out of 22`` citing
   ``won`` and ``played``).
 - **6 entity warrant** (``entities``): every name — capitalised, or a rare lower-case word
   (``language.rare``) — is in the cited values or is the prospect's; a sentence opener,
@@ -55,7 +56,8 @@ The rules, in short (each module's docstring has the detail):
   its evidence is about something else and fails. A direction word in a fact whose cited
   fields are all levels leaves it undecided (a level cannot say it changed), and so does
   a figure a cited passage gives with a name beside it the claim does not say (``81% at
-  Brno`` for ``81% across the group``). A passage that states the figure in the claim's
+  Brno`` for ``81% across the group``) or of another base (``46% of the membership``
+  from ``46% of closed accounts``). A passage that states the figure in the claim's
   own words is a second source, not a rival field; a plural noun (``members wait``) is
   who is counted, not a qualifier. An undecided fact that only *restates* the one-value
   fields it cites and names (or writes whole), from one item of each list, with at most

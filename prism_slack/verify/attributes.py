@@ -171,6 +171,41 @@ def unsaid_scope(q: Quantity, passage: Scan, names: Sequence[Name], said: set[st
     return list(dict.fromkeys(unsaid))
 
 
+def other_base(q: Quantity, claim: Scan, passage: Scan) -> list[str]:
+    """The words a passage gives as the base of a share (``46% of closed accounts``) when
+    the claim gives the same share of another base (``46% of the membership``): empty
+    when a matching share of the passage has no ``of …`` base, or one the claim's base
+    shares a word or concept with."""
+    mine = _base(clause_words(claim, q)[1])
+    if q.kind is not QKind.PERCENT or not mine:
+        return []
+    said = WordSet.of(mine)
+    theirs = [_base(clause_words(passage, v)[1]) for v in passage.quantities if matches(q, v)]
+    if not theirs or any(not base or any(said.has(w) for w in base) for base in theirs):
+        return []
+    return theirs[0]
+
+
+def _base(ahead: Sequence[str]) -> list[str]:
+    """The noun phrase of ``of …`` right after a share (``of closed accounts``, ``of the
+    membership``), up to ``SCOPE_REACH`` words; none for a pronoun (``of them``) or a word
+    for the base itself (``of the base``)."""
+    if ahead[:1] != ["of"]:
+        return []
+    phrase: list[str] = []
+    for word in ahead[1 : 2 + SCOPE_REACH]:
+        if not phrase and word in _BASE_DETERMINERS:
+            continue
+        if word in language.STOP_WORDS:
+            break
+        phrase.append(word)
+    base = concepts.content_words(" ".join(phrase))
+    return [] if set(base) <= lexicon.BASE_WORDS else base
+
+
+_BASE_DETERMINERS = frozenset({"the", "a", "an", "their", "its", "our", "these", "those", "all"})
+
+
 NEAR_AHEAD = 1
 """How many content words after a number still name what it measures: its noun
 (``1,874 customers``); later words belong to the rest of the sentence."""
@@ -347,11 +382,13 @@ def binding_problems(
         if a.quantity.optional:
             continue  # a claim's "one" is read for context, never bound
         back, ahead = clause_words(found, a.quantity)
+        if a.quantity.share:  # "one member in fourteen": the share's noun names its measure
+            back = [*back, *words(a.quantity.text)]
         near = [
             *concepts.content_words(" ".join(back)),
             *concepts.content_words(" ".join(ahead))[:NEAR_AHEAD],
         ]
-        foreign = [w for w in near if stem(w) in field_stems]
+        foreign = [w for w in near if stem(w) in field_stems and w not in lexicon.SELF_WORDS]
         fits = {
             _fits(
                 a.quantity,

@@ -62,6 +62,7 @@ from prism_slack.verify.attributes import (
     measure_problems,
     measured,
     naming_runs,
+    other_base,
     stated_cells,
     substituted_cells,
     swap_problems,
@@ -96,6 +97,7 @@ INITIALS_ZIPF = 3.5
 out as the words it abbreviates (``net promoter score``)."""
 
 _LOWER_WORD = re.compile(r"\b[a-z]+\b")
+_LIST_ITEM = re.compile(r"\[(\d+)\]")
 _HEDGE = "|".join(sorted((re.escape(h) for h in lexicon.HEDGES), key=len, reverse=True))
 _FOCUS = re.compile(rf"\bonly(?=\s+(?:(?:{_HEDGE})\s+)?{MASK})")
 """``only`` before a figure weighs it (``only about 40%``); it does not say "and no other"."""
@@ -149,6 +151,8 @@ class ClaimContext:
             if container is not None:
                 containers.setdefault(container.path, container)
         self.cited: tuple[LeafFacts, ...] = tuple(leaves.values())
+        for container in self._lists_cited_whole():
+            containers.setdefault(container.path, container)
         keys = {
             w
             for leaf in self.cited
@@ -316,6 +320,20 @@ class ClaimContext:
         return ContentEvidence.of(
             self.cited, self.containers, self.index.company_stems | self.record_stems
         )
+
+    def _lists_cited_whole(self) -> list[Container]:
+        """The lists every item of which a cited field belongs to (``risks[0].rating`` …
+        ``risks[5].rating``): cited item by item, the list is cited, and may be counted."""
+        items: dict[str, set[int]] = {}
+        for leaf in self.cited:
+            for m in _LIST_ITEM.finditer(leaf.path):
+                items.setdefault(leaf.path[: m.start()], set()).add(int(m.group(1)))
+        out = []
+        for path, cited in items.items():
+            container = self.index.container(path)
+            if container is not None and container.is_list and cited == set(range(container.size)):
+                out.append(container)
+        return out
 
     @cached_property
     def record_stems(self) -> frozenset[str]:
@@ -580,14 +598,16 @@ class ClaimContext:
     def scope_doubts(self) -> list[str]:
         """A figure a cited passage gives only with a name beside it that the claim does
         not say (``81% across the group`` from ``88.9% across the group but 81% at
-        Brno``): the claim may have dropped, or swapped, what the figure is of."""
+        Brno``), or as a share of another base (``46% of the membership`` from ``46% of
+        closed accounts``): the claim may have dropped, or swapped, what it is of."""
         said = set(words(self.found.text))
         out = []
         for q, path in self.read_from_passages:
-            if unsaid := unsaid_scope(q, *self.index.passage_scan(path), said):
-                out.append(
-                    f"{path} gives '{q.text}' for {', '.join(unsaid)}, which the claim omits"
-                )
+            passage, names = self.index.passage_scan(path)
+            if unsaid := unsaid_scope(q, passage, names, said):
+                out.append(f"{path} gives '{q.text}' for {', '.join(unsaid)}, not the claim's")
+            elif base := other_base(q, self.found, passage):
+                out.append(f"{path} gives '{q.text}' of {' '.join(base)}, not the claim's")
         return out
 
     def retention_problems(self, tokens: list[str], sign: int) -> list[str]:

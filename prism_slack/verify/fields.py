@@ -40,6 +40,8 @@ class FieldHints:
     magnitude: Decimal | None = None
     """A scale word in the key (``us_viewers_millions``, ``revenue_in_thousands``): the
     stored number is in that many units."""
+    basis_points: bool = False
+    """``…_bps``: the stored number is in hundredths of a percent."""
 
 
 def field_hints(path: str) -> FieldHints:
@@ -48,7 +50,8 @@ def field_hints(path: str) -> FieldHints:
     all_words = path_words(path)
     key = path_words(path.rsplit(".", 1)[-1]) if all_words else []
     last = key[-1] if key else ""
-    percent = bool(lexicon.PERCENT_PATH_WORDS & set(key))
+    basis_points = bool(lexicon.BASIS_POINT_PATH_WORDS & set(key))
+    percent = basis_points or bool(lexicon.PERCENT_PATH_WORDS & set(key))
     currency = next((_CURRENCIES[w] for w in key if w in ("usd", "eur", "gbp")), None)
     return FieldHints(
         percent=percent,
@@ -59,6 +62,7 @@ def field_hints(path: str) -> FieldHints:
         scale=last in lexicon.SCALE_PATH_WORDS or "_".join(key) in lexicon.SCALE_PATH_WORDS,
         negative=bool(lexicon.NEGATIVE_SENSE & set(all_words)),
         magnitude=next((_PATH_SCALES[w] for w in key if w in _PATH_SCALES), None),
+        basis_points=basis_points,
     )
 
 
@@ -79,8 +83,12 @@ def _to_decimal(value: int | float) -> Decimal | None:
 
 
 def number_quantities(value: Decimal, text: str, hints: FieldHints) -> Iterator[Quantity]:
-    """The quantities one stored number stands for, read with its field's hints."""
+    """The quantities one stored number stands for, read with its field's hints. A number
+    of a field with a scale word is also that many units (``viewers_millions``); when the
+    field is money, it is only that amount (``cost_gbp_thousands = 4380`` is £4.38M)."""
     direction: Direction | None = "down" if hints.negative and value > 0 else None
+    if hints.basis_points:
+        value = value / 100  # 9.8 bps is 0.098%
     if hints.percent:
         kind = QKind.PERCENT
     elif hints.currency:
@@ -88,11 +96,13 @@ def number_quantities(value: Decimal, text: str, hints: FieldHints) -> Iterator[
     else:
         kind = QKind.NUMBER
     year_like = value == value.to_integral_value() and 1900 <= value <= 2100
-    yield Quantity(
-        kind, text, value=value, currency=hints.currency, direction=direction,
-        unit=unit_key(hints.unit) if hints.unit and kind is QKind.NUMBER else None,
-        fraction=hints.fraction and abs(value) <= 1, is_scale=hints.scale, year_like=year_like,
-    )  # fmt: skip
+    if hints.magnitude is None or kind is not QKind.CURRENCY:  # £4,380 thousand is no £4,380
+        yield Quantity(
+            kind, text, value=value, currency=hints.currency, direction=direction,
+            unit=unit_key(hints.unit) if hints.unit and kind is QKind.NUMBER else None,
+            fraction=hints.fraction and abs(value) <= 1, is_scale=hints.scale,
+            year_like=year_like,
+        )  # fmt: skip
     if year_like and hints.fiscal:
         yield Quantity(QKind.PERIOD, text, period=Period(int(value), fiscal=True))
     if hints.magnitude is not None:  # 10.34 in ``viewers_millions`` is also 10,340,000

@@ -456,13 +456,14 @@ class VerifierIndex:
         hold the claim's figures (``holds``); else ``None``."""
         stems = {stem(t) for t in tokens}
         said = concepts.all_concepts(tokens)
+        cited_paths = {leaf.path for leaf in cited}
         for leaf in cited:
             parent, _, key = leaf.path.rpartition(".")
             mine = _key_words(key)
             for path in self.children.get(parent, ()):
                 theirs = _key_words(path.rpartition(".")[2])
                 own, other = mine - theirs, theirs - mine
-                if path == leaf.path or not other:  # a more specific sibling counts too
+                if path in cited_paths or not other:  # a more specific sibling counts too
                     continue
                 theirs_concepts = _key_concepts(path.rpartition(".")[2])
                 named_mine = stems & own or said & (_key_concepts(key) - theirs_concepts)

@@ -63,6 +63,9 @@ RETENTION_CONCEPTS = frozenset({"nrr", "grr", "retention"})
 BASE_CONCEPTS = frozenset({"customers", "revenue"})
 BASE_WORDS = _words("base book")
 """Words for the base a retention measures (``their customer base is shrinking``)."""
+SELF_WORDS = _words("company business firm group organisation organization")
+"""What a claim calls the prospect itself (``the group has fourteen hotels``): no field's
+word, though a key says it (``channel_mix.groups``)."""
 LEVEL_MARKERS = _words("to from at")
 PHRASAL_HEADS = _words(
     "turn turns turned turning shut shuts break breaks broke set sets sign signs signed "
@@ -387,12 +390,14 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "scale": ("max", "maximum", "scale", "top", "perfect", "ceiling"),
     "generated": ("generated", "dated", "issued", "published", "produced"),
     "score": ("score", "scores", "rating", "rated", "rates", "grade", "area"),
+    "recency": ("last", "latest", "recent", "most recent", "newest"),
 }  # fmt: skip
 """Looser groups, for counting a fact's content words only (never a strict requirement)."""
 
 COMMON_WORDS = STOP_WORDS | _words(
     """
-    ask asks open opens start starts lead leads use try push probe position frame anchor
+    ask asks open opens start starts lead leads use try push probe position frame anchor steer
+    nudge press
     highlight emphasise emphasize focus avoid skip keep bring share quantify tie connect
     compare reference cite build map validate test challenge pivot close offer propose
     suggest send follow book schedule confirm acknowledge surface earn handle handles
@@ -483,6 +488,7 @@ SCALE_PATH_WORDS = _words("max maximum scale out_of outof range ceiling top")
 """A numeric leaf whose last key is one of these states a score's scale (``scores.max``)."""
 
 PERCENT_PATH_WORDS = _words("pct percent percentage")
+BASIS_POINT_PATH_WORDS = _words("bps bp")
 FRACTION_PATH_WORDS = _words(
     "rate ratio share fraction proportion margin churn conversion retention yield"
 )

@@ -107,10 +107,12 @@ _FRACTION = re.compile(
     re.I,
 )
 _DENOMINATORS = {"half": 2, "third": 3, "quarter": 4, "fifth": 5, "tenth": 10}
+_TENS_AND = r"(?:(?:" + "|".join(sorted(_TENS)) + r")[-\s]+)?"
 _AND_A_HALF = re.compile(
-    r"(?<![\w.-])"
+    r"(?<![\w.-])("
+    + _TENS_AND
     + _COUNT
-    + r"\s+and\s+a\s+half(?:\s+("
+    + r")\s+and\s+a\s+half(?:\s+("
     + "|".join(sorted(UNITS, key=len, reverse=True))
     + r"))?(?![\w-])",
     re.I,
@@ -166,8 +168,10 @@ def ratios(state: ScanState) -> None:
     parts = any(w in lower for w in ("half", "third", "quarter", "fifth", "tenth"))
     for m in _AND_A_HALF.finditer(state.masked) if parts else ():
         if state.free(*m.span()):
-            value = Decimal(_count(m.group(1))) + Decimal("0.5")
-            unit = m.group(2).lower() if m.group(2) else None
+            whole = m.group(1)
+            count = Decimal(whole) if whole.isdigit() else _spoken_value(whole)[0]
+            value = count + Decimal("0.5")  # "26 and a half", "twenty-six and a half"
+            unit = m.group(3).lower() if m.group(3) else None
             half = Decimal("0.25")  # shown to the half
             q = Quantity(QKind.NUMBER, m.group(0), m.start(), m.end(), value=value, unit=unit,
                          tolerance=half)  # fmt: skip
