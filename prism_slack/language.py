@@ -156,6 +156,11 @@ def light(word: str) -> bool:
     )
 
 
+def verb_lemmas(word: str) -> tuple[str, ...]:
+    """The verbs ``word`` is a form of (``began`` → ``begin``)."""
+    return _lemmas(word).get("VERB", ())
+
+
 def verb(word: str) -> bool:
     """Does English use ``word`` as a verb (``pitch``, ``ask``, ``owns``, ``is``)?"""
     return bool(_parts_of_speech(word) & {"VERB", "AUX"})

@@ -745,6 +745,93 @@ def test_framed_figures_restate_their_field(text: str, evidence: str) -> None:
     assert verdict.undecided and verdict.restates, verdict.reasons
 
 
+# Found by a fourth outside probe. (rule, text, evidence, kind, outcome); true, then false.
+PROBE_DATA: dict[str, Any] = {
+    "company": {"name": "Kestrelpoint Software", "aliases": ["Kestrelpoint"]},
+    "report": {"id": "R-9", "generated_at": "2026-03-09", "period": "2025-01-01 to 2025-12-31"},
+    "metrics": {"portal_activation_pct": 52.3, "customers": 1874},
+    "financials": {"net_revenue_retention_pct": 108.5},
+    "vendors": {"crm": "Salesforce Sales Cloud", "email": "Marketo Engage"},
+    "stakeholders": [
+        {"name": "Elena Voskresenskaya", "notes": "Signs off any spend above $50,000."}
+    ],
+    "findings": [
+        {
+            "severity": "critical",
+            "detail": "Only 8.91% of free trials convert, and 63% of trial accounts never "
+            "connect a bank feed.",
+        },
+        {
+            "severity": "high",
+            "detail": "HubSpot holds wholesale contacts while Klaviyo holds web shoppers; about "
+            "310,000 customers exist in both with no shared ID.",
+        },
+        {"severity": "low", "detail": "Marketo Engage tracks 11 lifecycle stages."},
+    ],
+}
+FINDINGS = ("findings[0].severity", "findings[1].severity", "findings[2].severity")
+ELENA = ("stakeholders[0].name", "stakeholders[0].notes")
+PROBE_CASES: list[tuple[str, str, tuple[str, ...], str, Outcome]] = [
+    ("shy of is below", "Portal activation is just shy of 53%.",
+     ("metrics.portal_activation_pct",), "fact", "ok"),
+    ("shy of is below", "Portal activation is just shy of 52%.",
+     ("metrics.portal_activation_pct",), "fact", "fails"),
+    ("one of the three counts the part", "Only one of the three findings is rated critical.",
+     FINDINGS, "fact", "undecided"),
+    ("one of the three counts the part", "Only two of the three findings are rated critical.",
+     FINDINGS, "fact", "fails"),
+    ("a hedged number in words", "They have nearly nineteen hundred customers.",
+     ("metrics.customers",), "fact", "ok"),
+    ("a hedged number in words", "They have nearly eighteen hundred customers.",
+     ("metrics.customers",), "fact", "fails"),
+    ("measures that exclude each other", "Net revenue retention is 108.5%.",
+     ("financials.net_revenue_retention_pct",), "fact", "ok"),
+    ("measures that exclude each other", "Gross revenue retention is 108.5%.",
+     ("financials.net_revenue_retention_pct",), "fact", "fails"),
+    ("a share's base keeps its words", "63% of trial accounts never connect a bank feed.",
+     ("findings[0].detail",), "fact", "ok"),
+    ("a share's base keeps its words", "63% of their customers never connect a bank feed.",
+     ("findings[0].detail",), "fact", "undecided"),
+    ("a period said whole is the range whole", "The audit period began in 2025.",
+     ("report.period",), "fact", "ok"),
+    ("a period said whole is the range whole", "The audit covers the first half of 2025.",
+     ("report.period",), "fact", "fails"),
+    ("a word of the report's prose is no name", "Lifecycle email goes through marketo.",
+     ("vendors.email",), "fact", "undecided"),
+    ("a word of the report's prose is no name", "Lifecycle email goes through mailchimp.",
+     ("vendors.email",), "fact", "fails"),
+    ("advice names a threshold",
+     "Keep the first phase under $50,000, or plan for Elena Voskresenskaya's sign-off.",
+     ELENA, "coaching", "undecided"),
+    ("advice names a threshold",
+     "Keep the first phase under $40,000, or plan for Elena Voskresenskaya's sign-off.",
+     ELENA, "coaching", "fails"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("rule", "text", "evidence", "kind", "expected"),
+    PROBE_CASES,
+    ids=[f"{rule}: {text}" for rule, text, _, _, _ in PROBE_CASES],
+)
+def test_probe_rules(
+    rule: str, text: str, evidence: tuple[str, ...], kind: str, expected: Outcome
+) -> None:
+    assert outcome(build_report("kestrelpoint", PROBE_DATA), text, *evidence, kind=kind) == expected
+
+
+def test_a_passage_figure_said_in_none_of_its_sentence_s_words_is_no_restatement() -> None:
+    """``HubSpot holds about 310,000 contacts`` takes the overlap of two systems for one's
+    total: its words are in another sentence of the finding, so ``auto`` asks the judge."""
+    report = build_report("kestrelpoint", PROBE_DATA)
+    said = "About 310,000 customers sit in both HubSpot and Klaviyo with no shared ID."
+    assert outcome(report, said, "findings[1].detail") == "ok"
+    claim = Claim(text="HubSpot holds about 310,000 contacts.", kind="fact",
+                  evidence=["findings[1].detail"])  # fmt: skip
+    verdict = verify_claim(claim, report)
+    assert verdict.undecided and not verdict.restates
+
+
 def test_a_passage_that_says_the_figure_in_the_claim_s_words_is_no_rival() -> None:
     """``Members`` also names the finding that says members wait 212 seconds. Said in the
     finding's words (``wait``), the claim restates it: a second source of the cited figure.

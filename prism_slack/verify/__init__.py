@@ -57,12 +57,14 @@ The rules, in short (each module's docstring has the detail):
   fields are all levels leaves it undecided (a level cannot say it changed), and so does
   a figure a cited passage gives with a name beside it the claim does not say (``81% at
   Brno`` for ``81% across the group``) or of another base (``46% of the membership``
-  from ``46% of closed accounts``). A passage that states the figure in the claim's
-  own words is a second source, not a rival field; a plural noun (``members wait``) is
-  who is counted, not a qualifier. An undecided fact that only *restates* the one-value
-  fields it cites and names (or writes whole), from one item of each list, with at most
-  one content word unfound, is marked ``ClaimVerdict.restates``
-  (``checks.ClaimContext.restates``): ``auto`` needs no judge for it.
+  from ``46% of closed accounts``); measures that exclude each other (gross and net
+  revenue retention) contradict. A passage that states the figure in the claim's own
+  words is a second source, not a rival field; a plural noun (``members wait``) is who is
+  counted, not a qualifier. An undecided fact that only *restates* the one-value fields
+  it cites and names (or writes whole), or figures a passage gives in a sentence with one
+  of the claim's words, from one item of each list, with at most one content word
+  unfound, is marked ``ClaimVerdict.restates`` (``checks.ClaimContext.restates``):
+  ``auto`` needs no judge for it.
 
 Rungs (``verdict.Rung``), per claim:
 

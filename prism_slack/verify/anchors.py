@@ -267,6 +267,8 @@ def _compare(c: Quantity, claimed: Decimal, cited: Decimal, cited_bound: str) ->
     if bound != "eq" and _slipped(claimed, cited):
         return False
     if cited_bound != "eq":
+        if c.threshold:  # advice names the cited threshold, on either side of it
+            return abs(claimed - cited) <= c.tolerance
         if bound == "eq" or bound[0] != cited_bound[0]:
             return False
         if bound[0] == "g":

@@ -173,17 +173,28 @@ def unsaid_scope(q: Quantity, passage: Scan, names: Sequence[Name], said: set[st
 
 def other_base(q: Quantity, claim: Scan, passage: Scan) -> list[str]:
     """The words a passage gives as the base of a share (``46% of closed accounts``) when
-    the claim gives the same share of another base (``46% of the membership``): empty
-    when a matching share of the passage has no ``of …`` base, or one the claim's base
-    shares a word or concept with."""
+    the claim gives the same share of another base (``46% of the membership``, or ``63%
+    of their customers`` for ``63% of trial accounts``): empty when a matching share of
+    the passage has no ``of …`` base, or one whose every word the claim's base says."""
     mine = _base(clause_words(claim, q)[1])
     if q.kind is not QKind.PERCENT or not mine:
         return []
     said = WordSet.of(mine)
     theirs = [_base(clause_words(passage, v)[1]) for v in passage.quantities if matches(q, v)]
-    if not theirs or any(not base or any(said.has(w) for w in base) for base in theirs):
+    if not theirs or any(all(said.has(w) for w in base) for base in theirs):
         return []
     return theirs[0]
+
+
+_SENTENCE_END = re.compile(r"[.;!?](?:\s|$)")
+
+
+def sentence_of(passage: Scan, v: Quantity) -> WordSet:
+    """The words of the sentence (to ``;``) of ``passage`` that figure ``v`` is in."""
+    masked = passage.masked
+    before = _SENTENCE_END.split(masked[: v.start])[-1]
+    after = _SENTENCE_END.split(masked[v.end :])[0]
+    return WordSet.of(concepts.content_words(f"{before} {after}"))
 
 
 def _base(ahead: Sequence[str]) -> list[str]:
@@ -267,7 +278,10 @@ def _fits(
         whole.has_exactly(w) for w in specific
     )
     missing = {c for c in measures - source.concepts if not _spelt_in(c, clause, whole)}
-    reversed_ = missing & lexicon.REVERSE_QUALIFIERS & _attributive_concepts(clause)
+    if any(missing & family and source.measures & family for family in lexicon.EXCLUSIVE_MEASURES):
+        return "contradicts"  # "gross revenue retention" citing net_revenue_retention_pct
+    reversed_ = missing & lexicon.REVERSE_QUALIFIERS
+    reversed_ = reversed_ & _attributive_concepts(clause) if reversed_ else reversed_
     if reversed_ and (source.qualifiers or (reversed_ & named and not speaks)):
         return "contradicts"  # "net margin" citing gross_margin
     pairs = list(zip(source.quantities, source.clauses, strict=True))

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from functools import cached_property, lru_cache, partial
 from itertools import pairwise
@@ -63,6 +63,7 @@ from prism_slack.verify.attributes import (
     measured,
     naming_runs,
     other_base,
+    sentence_of,
     stated_cells,
     substituted_cells,
     swap_problems,
@@ -136,6 +137,10 @@ class ClaimContext:
         self.claim = claim
         self.index: VerifierIndex = index_for(report)
         self.found: Scan = scan(claim.text)
+        if claim.kind == "coaching":  # advice names a threshold ("keep it under $50,000")
+            self.found = replace(
+                self.found, quantities=tuple(_threshold(q) for q in self.found.quantities)
+            )
         self.allowed = _allowed_evidence(allowed)
         leaves: dict[str, LeafFacts] = {}
         containers: dict[str, Container] = {}
@@ -151,8 +156,9 @@ class ClaimContext:
             if container is not None:
                 containers.setdefault(container.path, container)
         self.cited: tuple[LeafFacts, ...] = tuple(leaves.values())
-        for container in self._lists_cited_whole():
-            containers.setdefault(container.path, container)
+        if any(countable(q) for q in self.found.quantities):
+            for container in self._lists_cited_whole():
+                containers.setdefault(container.path, container)
         keys = {
             w
             for leaf in self.cited
@@ -177,9 +183,9 @@ class ClaimContext:
         prospect's names or the allowed terms (``they use shopify``). Not names: a
         particle verb (``outscore``), a word with a common English form
         (``language.english_form``: ``alumnus``, ``synced``), any form of an English verb
-        (``outran``: lemminflect), a contraction, a typo of a
-        cited word (``misspelt``), an elided word the cited value writes joined
-        (``l'ombre``)."""
+        (``outran``: lemminflect), a word the report's sentences write in lower case
+        (``lifecycle``), a contraction, a typo of a cited word (``misspelt``), an elided
+        word the cited value writes joined (``l'ombre``)."""
         if self.claim.kind != "fact":
             return []  # coaching is advice: its rare words are its own
         evidence = self.content_evidence.words
@@ -192,6 +198,8 @@ class ClaimContext:
                 continue  # ``outscore``, ``alumnus`` (alumni), ``synced``, ``outran``: English
             if evidence.has(word) or self.name_evidence.contains(word):
                 continue
+            if word in self.index.prose:
+                continue  # the report's sentences write it in lower case: a word, not a name
             if f"{word}'" in lowered or self.misspelt(word):
                 continue  # a contraction (``aren't``), or a typo of a cited word
             elided = re.search(rf"\b([a-z]+)'{word}\b", lowered)
@@ -234,14 +242,17 @@ class ClaimContext:
         out = []
         masked = self.found.masked
         figures = any(q.numeric and not q.year_like for q in self.found.quantities)
+        whole = figures or not _says_boundary(words(masked))  # "covers H1" is all of it
         for q in self.found.quantities:
+            before_q = words(masked[: q.start])
+            total = before_q[-1:] == ["of"] or before_q[-2:] == ["of", "the"]  # "one of the six"
             counted = countable(q) and list_count(
-                words(masked[q.end :]), self.containers, self.index.cells
+                words(masked[q.end :]), self.containers, self.index.cells, whole=total
             )
             if counted:
                 out.append(anchor_count(q, *counted))
                 continue
-            a = anchor(q, self.cited, self.containers, whole_periods=figures)
+            a = anchor(q, self.cited, self.containers, whole_periods=whole)
             derivation = None
             if a.problem is not None:
                 before, after = words(masked[: q.start]), words(masked[q.end :])
@@ -352,20 +363,26 @@ class ClaimContext:
         return frozenset(out)
 
     @cached_property
+    def binding(self) -> Findings:
+        """Check 7's rule 1: each figure's own words name what a field of it holds."""
+        rival_stems, rival_concepts = self.rivals
+        return binding_problems(
+            self.found,
+            self.anchorings,
+            rival_stems,
+            self.cited,
+            rival_concepts,
+            requalified=self.index.requalified,
+        )
+
+    @cached_property
     def attribute(self) -> Findings:
         """Check 7's findings: problems (positive evidence) and doubts (wording not found).
         Binding is read for facts and coaching; measures, content and record swaps for
         facts only (coaching is advice: its own words are not the report's)."""
         index = self.index
         rival_stems, rival_concepts = self.rivals
-        out = binding_problems(
-            self.found,
-            self.anchorings,
-            rival_stems,
-            self.cited,
-            rival_concepts,
-            requalified=index.requalified,
-        )
+        out = Findings(list(self.binding.problems), list(self.binding.doubts))
         if self.claim.kind == "fact":
             text, evidence = self.content_text, self.content_evidence
             out.extend(
@@ -600,8 +617,10 @@ class ClaimContext:
         not say (``81% across the group`` from ``88.9% across the group but 81% at
         Brno``), or as a share of another base (``46% of the membership`` from ``46% of
         closed accounts``): the claim may have dropped, or swapped, what it is of."""
+        out: list[str] = []
+        if not self.read_from_passages:
+            return out
         said = set(words(self.found.text))
-        out = []
         for q, path in self.read_from_passages:
             passage, names = self.index.passage_scan(path)
             if unsaid := unsaid_scope(q, passage, names, said):
@@ -643,7 +662,10 @@ class ClaimContext:
         if held is None:
             measured = self.measured
             if self.index.passage(leaf.path):
-                held = all(any(matches(q, v) for v in leaf.quantities) for q in measured)
+                held = all(
+                    any(same_kind(q, v) and matches(q, v) for v in leaf.quantities)
+                    for q in measured
+                )  # same_kind first: it is cheap, and most values are of another kind
                 held = held and not self.restates_passage(leaf)
             else:
                 held = all(any(same_kind(q, v) for v in leaf.quantities) for q in measured)
@@ -657,11 +679,24 @@ class ClaimContext:
         rival one."""
         pairs = [(v, t) for v, t in zip(leaf.quantities, leaf.clauses, strict=True) if t]
         for q in self.measured:
-            back, ahead = clause_words(self.found, q)
-            near = concepts.content_words(" ".join(back + ahead[:NEAR_AHEAD]))
-            if not near or not any(matches(q, v) and all(t.has(w) for w in near) for v, t in pairs):
+            near = self.near_words(q)
+            if not near or not any(matches(q, v) and all(map(t.has, near)) for v, t in pairs):
                 return False
         return bool(self.measured)
+
+    def near_words(self, q: Quantity) -> list[str]:
+        """The content words that say what figure ``q`` of the claim measures."""
+        back, ahead = clause_words(self.found, q)
+        return concepts.content_words(" ".join(back + ahead[:NEAR_AHEAD]))
+
+    def said_near(self, path: str, q: Quantity) -> bool:
+        """Is a word the claim says figure ``q`` in also in the sentence of the passage at
+        ``path`` that gives it (or has ``q`` no words of its own)? ``HubSpot holds about
+        310,000 contacts`` is not ``about 310,000 customers exist in both``."""
+        near = self.near_words(q)
+        passage = self.index.passage_scan(path)[0]
+        sentences = [sentence_of(passage, v) for v in passage.quantities if matches(q, v)]
+        return not near or any(s.has(w) for s in sentences for w in near)
 
     @cached_property
     def measured(self) -> list[Quantity]:
@@ -700,7 +735,7 @@ class ClaimContext:
         if self.claim.kind != "fact" or not self.cited or self.trend_doubts:
             return False  # a change said of a level is more than the level
         if self.scope_doubts:
-            return False
+            return False  # what a figure is of is in doubt: more than framing
         missing = self.content_gap[1]
         if len(set(missing)) > RESTATED_GAP or set(missing) & concepts.POLARITY:
             return False  # "all", "never", "only" unfound: a quantifier is never framing
@@ -718,7 +753,9 @@ class ClaimContext:
             return False  # ``Linh … insisting on a SOC 2 report``: two people's fields
         named = {hit.concept for hit in concepts.hits(words(self.found.text))}
 
-        figures = {path for _, path in self.read_from_passages}
+        figures = {  # the passages a figure is read from, in a word of its sentence there
+            path for q, path in self.read_from_passages if self.said_near(path, q)
+        }
 
         def restated(leaf: LeafFacts) -> bool:
             if index.passage(leaf.path):
@@ -871,6 +908,21 @@ def evaluate(
     a fabrication. Production code never passes it.
     """
     return assess(claim, report, allowed=allowed, skip=skip).reasons
+
+
+def _threshold(q: Quantity) -> Quantity:
+    """A figure of advice as the threshold it names: ``keep the first phase under $50,000``
+    and ``if the deal tops $250,000`` name the cited ``above $50,000``, ``$250,000``."""
+    return replace(q, bound="eq", direction=None, threshold=True) if q.numeric else q
+
+
+def _says_boundary(tokens: Sequence[str]) -> bool:
+    """Does the claim speak of where a period starts or ends (``began in Q1 2025``,
+    ``from March``), so one day of a cited range in a period it names will do?"""
+    return any(
+        t in lexicon.BOUNDARY_WORDS or lexicon.BOUNDARY_VERBS & set(language.verb_lemmas(t))
+        for t in tokens
+    )
 
 
 def _joins_records(paths: Iterable[str]) -> bool:

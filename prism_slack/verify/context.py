@@ -85,9 +85,15 @@ def _year_bound(before: str) -> Bound:
     return _YEAR_BOUNDS[re.sub(r"\s+", " ", m.group(1).lower())] if m else "eq"
 
 
+HALF = Decimal("0.5")
+
+
 def _hedged(q: Quantity) -> Decimal:
-    """Tolerance of a hedged integer: its trailing zeros are not significant."""
+    """Tolerance of a hedged integer: its trailing zeros are not significant (``nearly
+    1,900`` or ``nearly nineteen hundred`` is 1,900 ± 50)."""
     digits = re.sub(r"\D", "", q.text.split(".")[0])
+    if not digits and q.tolerance == HALF and q.value == q.value.to_integral_value():
+        digits = str(int(q.value))  # in words, to the unit: "nineteen hundred"
     if "." in q.text or not digits or set(digits) == {"0"}:
         return q.tolerance
     zeros = len(digits) - len(digits.rstrip("0"))

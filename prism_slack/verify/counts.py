@@ -37,11 +37,13 @@ _PART_OF = frozenset({"of", "the", "its", "their", "these", "those"})
 
 
 def list_count(
-    after: Sequence[str], containers: Sequence[Container], cells: Cells
+    after: Sequence[str], containers: Sequence[Container], cells: Cells, *, whole: bool = False
 ) -> tuple[Container, int] | None:
     """The cited list a number counts and how many of its items the qualifiers pick, or
     ``None`` when the words after it name no cited list or a qualifier is unknown.
-    ``after``: the claim's words after the number; ``cells``: ``VerifierIndex.cells``.
+    ``after``: the claim's words after the number; ``cells``: ``VerifierIndex.cells``;
+    ``whole``: the number is the total a part is taken of (``one of the six findings is
+    rated critical``), so a rating link after the list's name qualifies the part.
     Qualifiers stand before the list's name (``two critical findings``) or after it past
     a rating link (``one risk is rated critical``, ``two of its risks as critical``)."""
     part = after[:1] == ["of"]
@@ -52,7 +54,7 @@ def list_count(
             if not container.is_list or not names or not _names(word, names[-1]):
                 continue
             columns = cells.get(container.path, {})
-            rated = _rated(after[i + 1 :])
+            rated = [] if whole else _rated(after[i + 1 :])
             if part and not rated:
                 return None  # "two of the findings": part of the list, not its count
             picked = _picked([*after[start:i], *rated], container, columns)

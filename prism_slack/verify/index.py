@@ -170,6 +170,9 @@ def _containers(data: Mapping[str, Any]) -> Iterator[tuple[str, Any]]:
         yield from walk(join_key("", key), value)
 
 
+PROSE_WORDS = 8
+"""A text of this many words is a sentence of the report's prose, not a table cell."""
+
 FIELD_WORD_MAX_LEAVES = 6
 """A word names a field when it is in the last key of at most this many leaves: rarer
 words (``personalization``, ``churn``, ``search``) name fields; words in many keys only
@@ -418,6 +421,12 @@ class VerifierIndex:
         }
         """Each text leaf's value, for the values a claim states (check 7's relation rule)."""
         self.passages = frozenset(p for p, t in self.texts.items() if len(words(t)) > VALUE_WORDS)
+        sentences = [t for t in self.texts.values() if len(words(t)) >= PROSE_WORDS]
+        self.prose = frozenset(
+            w for t in sentences for w in t.split() if w.isalpha() and w.islower()
+        )
+        """Words the report's sentences write in lower case: words of its prose, not names
+        (a table's cells are not prose: ``john breaux (d) unopposed``)."""
         self._cell_words: dict[str, tuple[str, ...]] = {}
         self._scans: dict[str, tuple[Scan, tuple[Name, ...]]] = {}
         self.records = _records(self.leaves.values())

@@ -57,6 +57,9 @@ NEGATORS = _words("negative minus")
 TREND_PATH_WORDS = _words("growth change yoy trend")
 """Path words of a field that holds a measure's change (``revenue_growth_pct``): a
 direction word about that measure anywhere in a claim must agree with its sign."""
+EXCLUSIVE_MEASURES = (frozenset({"nrr", "grr"}), frozenset({"mobile", "desktop"}))
+"""Measures of one thing that exclude each other: a claim naming one cannot be about a
+field that holds the other."""
 RETENTION_CONCEPTS = frozenset({"nrr", "grr", "retention"})
 """Measures of what a base kept of itself a year on: 100% is flat, above it the base grew
 (``net revenue retention at 108.5%``), below it the base shrank."""
@@ -66,6 +69,10 @@ BASE_WORDS = _words("base book")
 SELF_WORDS = _words("company business firm group organisation organization")
 """What a claim calls the prospect itself (``the group has fourteen hotels``): no field's
 word, though a key says it (``channel_mix.groups``)."""
+BOUNDARY_WORDS = _words("from since until till")
+BOUNDARY_VERBS = _words("begin start end finish close open commence conclude launch")
+"""Words that speak of a period's start or end, not all of it (``the audit period began
+in Q1 2025``); without one, a period a claim names must be a cited range whole."""
 LEVEL_MARKERS = _words("to from at")
 PHRASAL_HEADS = _words(
     "turn turns turned turning shut shuts break breaks broke set sets sign signs signed "
@@ -116,6 +123,9 @@ BOUNDS: dict[str, str] = {
     "less than": "lt",
     "under": "lt",
     "just under": "lt",
+    "shy of": "lt",
+    "just shy of": "lt",
+    "short of": "lt",
     "below": "lt",
     "at most": "le",
     "up to": "le",
@@ -213,7 +223,8 @@ NOT_NAMES = _words(
     seo sem ppc cpc cpa cpm ctr cta roas
     mql mqls sql sqls sqo sdr sdrs bdr bdrs ae aes csm csms am
     rfp rfps rfi rfq poc pocs pov msa sow nda dpa baa qbr qbrs ebr
-    p&l faq faqs url urls pdf csv ok
+    p&l faq faqs url urls pdf csv ok id ids
+    against despite versus via per
     usd eur gbp us$
     """
 )

@@ -94,6 +94,9 @@ class Quantity:
     bound: Bound = "eq"
     near: bool = False
     """A bound said to be close (``just over``, ``slightly under``): the value is near it."""
+    threshold: bool = False
+    """A figure of advice (``keep it under $50,000``): the threshold it names, matched by a
+    cited bound on either side (``signs off spend above $50,000``)."""
     direction: Direction | None = None
     explicit_sign: bool = False
     year_like: bool = False
