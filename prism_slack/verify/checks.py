@@ -242,7 +242,8 @@ class ClaimContext:
         out = []
         masked = self.found.masked
         figures = any(q.numeric and not q.year_like for q in self.found.quantities)
-        whole = figures or not _says_boundary(words(masked))  # "covers H1" is all of it
+        dated = any(q.kind in (QKind.PERIOD, QKind.DATE) for q in self.found.quantities)
+        whole = figures or (dated and not _says_boundary(words(masked)))  # "covers H1": all
         for q in self.found.quantities:
             before_q = words(masked[: q.start])
             total = before_q[-1:] == ["of"] or before_q[-2:] == ["of", "the"]  # "one of the six"
