@@ -116,7 +116,14 @@ def _add_date(state: ScanState, m: re.Match[str], *points: DatePoint) -> None:
         state.add(_date_quantity(m, valid))
 
 
+_ANY_MONTH = re.compile(r"\b" + _MONTH, re.I)
+
+
 def dates(state: ScanState) -> None:
+    masked = state.masked
+    if not any(c.isdigit() for c in masked):  # every form but a bare month has a digit
+        _bare_months(state)
+        return
     for m in _ISO_DAY.finditer(state.masked):
         y, mo, d = (int(g) for g in m.groups())
         _add_date(state, m, DatePoint(y, mo, d))
@@ -139,6 +146,8 @@ def dates(state: ScanState) -> None:
     for m in _DOTTED.finditer(state.masked):
         d, mo = int(m.group(1)), int(m.group(2))
         _add_date(state, m, *(DatePoint(y, mo, d) for y in _years(state, int(m.group(3)))))
+    if not _ANY_MONTH.search(masked):
+        return
     for m in _MONTH_DAY.finditer(state.masked):
         year = int(m.group(3)) if m.group(3) else None
         _add_date(state, m, DatePoint(year, _month(m.group(1)), int(m.group(2))))
@@ -147,6 +156,10 @@ def dates(state: ScanState) -> None:
         _add_date(state, m, DatePoint(year, _month(m.group(2)), int(m.group(1))))
     for m in _MONTH_YEAR.finditer(state.masked):
         _add_date(state, m, DatePoint(int(m.group(2)), _month(m.group(1))))
+    _bare_months(state)
+
+
+def _bare_months(state: ScanState) -> None:
     for m in _BARE_MONTH.finditer(state.masked):
         if m.group(1) == "May" and not _after_temporal_word(state.text, m.start()):
             continue
@@ -237,7 +250,15 @@ def _fiscal(state: ScanState, *, with_part: bool) -> None:
         _add_period(state, m, Period(year, quarter, half, fiscal=True, span=span))
 
 
+_ANY_PERIOD = re.compile(
+    r"fy|fiscal|calendar|early|mid|late|quarter|half|\bq[1-4]|\bh[12]|[1-4]q", re.I
+)
+"""A word every period form has: where none is, no period rule can match."""
+
+
 def periods(state: ScanState) -> None:
+    if not _ANY_PERIOD.search(state.masked):
+        return
     _fiscal(state, with_part=True)  # "FY2026 Q1" before "Q1 FY2026" before "FY2026"
     for m in _CALENDAR_YEAR.finditer(state.masked):
         _add_period(state, m, Period(int(m.group(1))))
