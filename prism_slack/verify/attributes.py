@@ -93,7 +93,7 @@ from prism_slack.verify.index import (
     phrase_stems,
 )
 from prism_slack.verify.numbers import MASK, QKind, Quantity, Scan
-from prism_slack.verify.text import path_words
+from prism_slack.verify.text import list_item, path_words
 
 _CLAUSE_END = re.compile(r"[.;!?,](?:\s|$)|" + MASK)
 
@@ -155,13 +155,15 @@ SCOPE_REACH = 3
 Brno``, ``Brno's 81%``)."""
 
 
-def unsaid_scope(q: Quantity, passage: Scan, names: Sequence[Name], said: set[str]) -> list[str]:
-    """The names that ``passage`` gives beside every figure of it that ``q`` matches
-    (``SCOPE_REACH``) and that the claim's words (``said``) have no word of: ``Brno`` for
-    ``81% across the group`` from ``88.9% across the group but 81% at Brno``. Empty when
-    a matching figure has none, or none matches."""
+def unsaid_scope(
+    passage: Scan, held: Sequence[Quantity], names: Sequence[Name], said: set[str]
+) -> list[str]:
+    """The names that ``passage`` gives beside every figure of it a claim figure matches
+    (``held``, within ``SCOPE_REACH``) and that the claim's words (``said``) have no word
+    of: ``Brno`` for ``81% across the group`` from ``88.9% across the group but 81% at
+    Brno``. Empty when a held figure has none, or none is held."""
     unsaid: list[str] = []
-    for v in (v for v in passage.quantities if matches(q, v)):
+    for v in held:
         before, after = clause_words(passage, v)
         near = set(before[-SCOPE_REACH:] + after[:SCOPE_REACH])
         beside = [n.text for n in names if (ws := set(words(n.text))) & near and not ws & said]
@@ -171,16 +173,17 @@ def unsaid_scope(q: Quantity, passage: Scan, names: Sequence[Name], said: set[st
     return list(dict.fromkeys(unsaid))
 
 
-def other_base(q: Quantity, claim: Scan, passage: Scan) -> list[str]:
+def other_base(q: Quantity, claim: Scan, passage: Scan, held: Sequence[Quantity]) -> list[str]:
     """The words a passage gives as the base of a share (``46% of closed accounts``) when
-    the claim gives the same share of another base (``46% of the membership``, or ``63%
-    of their customers`` for ``63% of trial accounts``): empty when a matching share of
-    the passage has no ``of …`` base, or one whose every word the claim's base says."""
+    claim figure ``q`` is the same share (``held``: the passage's figures it matches) of
+    another base (``46% of the membership``, or ``63% of their customers`` for ``63% of
+    trial accounts``): empty when a held share has no ``of …`` base, or one whose every
+    word the claim's base says."""
     mine = _base(clause_words(claim, q)[1])
     if q.kind is not QKind.PERCENT or not mine:
         return []
     said = WordSet.of(mine)
-    theirs = [_base(clause_words(passage, v)[1]) for v in passage.quantities if matches(q, v)]
+    theirs = [_base(clause_words(passage, v)[1]) for v in held]
     if not theirs or any(all(said.has(w) for w in base) for base in theirs):
         return []
     return theirs[0]
@@ -220,6 +223,20 @@ _BASE_DETERMINERS = frozenset({"the", "a", "an", "their", "its", "our", "these",
 NEAR_AHEAD = 1
 """How many content words after a number still name what it measures: its noun
 (``1,874 customers``); later words belong to the rest of the sentence."""
+
+
+def figure_words(found: Scan, q: Quantity) -> tuple[list[str], list[str]]:
+    """The words of the clause before and after figure ``q``; a share's own noun counts
+    as before it (``one member in fourteen``: ``member`` names its measure)."""
+    back, ahead = clause_words(found, q)
+    return ([*back, *words(q.text)] if q.share else back), ahead
+
+
+def near_words(back: Sequence[str], ahead: Sequence[str]) -> list[str]:
+    """The content words that say what a figure measures: its clause before it, and its
+    noun after it (``NEAR_AHEAD``)."""
+    after = concepts.content_words(" ".join(ahead))[:NEAR_AHEAD]
+    return [*concepts.content_words(" ".join(back)), *after]
 
 
 def measured(q: Quantity) -> bool:
@@ -395,13 +412,8 @@ def binding_problems(
             continue  # a derived figure's relation, a count's noun, says what it is
         if a.quantity.optional:
             continue  # a claim's "one" is read for context, never bound
-        back, ahead = clause_words(found, a.quantity)
-        if a.quantity.share:  # "one member in fourteen": the share's noun names its measure
-            back = [*back, *words(a.quantity.text)]
-        near = [
-            *concepts.content_words(" ".join(back)),
-            *concepts.content_words(" ".join(ahead))[:NEAR_AHEAD],
-        ]
+        back, ahead = figure_words(found, a.quantity)
+        near = near_words(back, ahead)
         foreign = [w for w in near if stem(w) in field_stems and w not in lexicon.SELF_WORDS]
         fits = {
             _fits(
@@ -500,12 +512,9 @@ def swap_problems(
     this row says catcher), however many items hold it, unless it is very common English."""
     items: dict[str, set[int]] = {}
     for leaf in cited:
-        record = _record(leaf.path)
-        if record is None:
-            continue
-        head, _, index = record[:-1].rpartition("[")
-        if head in records and index.isdigit():
-            items.setdefault(head, set()).add(int(index))
+        at = list_item(leaf.path)
+        if at is not None and at.list_path in records:
+            items.setdefault(at.list_path, set()).add(at.item)
     problems = _phrase_swaps(text, items, cells or {}, *(phrases or ({}, {})))
     roles = concepts.all_concepts(words(text)) & lexicon.ROLE_CONCEPTS - evidence.concepts
     for role in sorted(roles):  # "the Chief Digital Officer" of another stakeholder

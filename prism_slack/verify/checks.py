@@ -49,19 +49,19 @@ from prism_slack.verify.anchors import (
     same_kind,
 )
 from prism_slack.verify.attributes import (
-    NEAR_AHEAD,
     ContentEvidence,
     Findings,
     Naming,
     Stated,
     binding_problems,
-    clause_words,
     content_missing,
     content_problems,
     denials,
+    figure_words,
     measure_problems,
     measured,
     naming_runs,
+    near_words,
     other_base,
     sentence_of,
     stated_cells,
@@ -80,6 +80,8 @@ from prism_slack.verify.quantifiers import quantifier_problems
 from prism_slack.verify.ranks import Ranked, rank_findings
 from prism_slack.verify.spoken import football_score
 from prism_slack.verify.text import (
+    list_item,
+    list_items,
     path_phrases,
     path_words,
     spell_initials,
@@ -98,7 +100,6 @@ INITIALS_ZIPF = 3.5
 out as the words it abbreviates (``net promoter score``)."""
 
 _LOWER_WORD = re.compile(r"\b[a-z]+\b")
-_LIST_ITEM = re.compile(r"\[(\d+)\]")
 _HEDGE = "|".join(sorted((re.escape(h) for h in lexicon.HEDGES), key=len, reverse=True))
 _FOCUS = re.compile(rf"\bonly(?=\s+(?:(?:{_HEDGE})\s+)?{MASK})")
 """``only`` before a figure weighs it (``only about 40%``); it does not say "and no other"."""
@@ -338,8 +339,8 @@ class ClaimContext:
         ``risks[5].rating``): cited item by item, the list is cited, and may be counted."""
         items: dict[str, set[int]] = {}
         for leaf in self.cited:
-            for m in _LIST_ITEM.finditer(leaf.path):
-                items.setdefault(leaf.path[: m.start()], set()).add(int(m.group(1)))
+            for at in list_items(leaf.path):
+                items.setdefault(at.list_path, set()).add(at.item)
         out = []
         for path, cited in items.items():
             container = self.index.container(path)
@@ -355,10 +356,10 @@ class ClaimContext:
         index = self.index
         out: set[str] = set()
         for leaf in self.cited:
-            parent = leaf.path.rpartition(".")[0]
-            if not parent.endswith("]") or not index.passage(leaf.path):
+            at = list_item(leaf.path)
+            if at is None or not at.field or "." in at.field or not index.passage(leaf.path):
                 continue
-            for path in index.children.get(parent, ()):
+            for path in index.children.get(at.path, ()):
                 if path in index.texts:
                     out |= index.leaves[path].stems
         return frozenset(out)
@@ -434,9 +435,8 @@ class ClaimContext:
         title): the claim gives a person another record's role."""
         by_item: dict[str, list[LeafFacts]] = {}
         for leaf in self.cited:
-            end = leaf.path.rfind("]")
-            if end != -1:
-                by_item.setdefault(leaf.path[: end + 1], []).append(leaf)
+            if (at := list_item(leaf.path)) is not None:
+                by_item.setdefault(at.path, []).append(leaf)
         if len(by_item) < 2:
             return []
         said = concepts.all_concepts(words(self.found.masked.lower())) & lexicon.ROLE_CONCEPTS
@@ -624,9 +624,10 @@ class ClaimContext:
         said = set(words(self.found.text))
         for q, path in self.read_from_passages:
             passage, names = self.index.passage_scan(path)
-            if unsaid := unsaid_scope(q, passage, names, said):
+            held = [v for v in passage.quantities if matches(q, v)]
+            if unsaid := unsaid_scope(passage, held, names, said):
                 out.append(f"{path} gives '{q.text}' for {', '.join(unsaid)}, not the claim's")
-            elif base := other_base(q, self.found, passage):
+            elif base := other_base(q, self.found, passage, held):
                 out.append(f"{path} gives '{q.text}' of {' '.join(base)}, not the claim's")
         return out
 
@@ -680,21 +681,16 @@ class ClaimContext:
         rival one."""
         pairs = [(v, t) for v, t in zip(leaf.quantities, leaf.clauses, strict=True) if t]
         for q in self.measured:
-            near = self.near_words(q)
+            near = near_words(*figure_words(self.found, q))
             if not near or not any(matches(q, v) and all(map(t.has, near)) for v, t in pairs):
                 return False
         return bool(self.measured)
-
-    def near_words(self, q: Quantity) -> list[str]:
-        """The content words that say what figure ``q`` of the claim measures."""
-        back, ahead = clause_words(self.found, q)
-        return concepts.content_words(" ".join(back + ahead[:NEAR_AHEAD]))
 
     def said_near(self, path: str, q: Quantity) -> bool:
         """Is a word the claim says figure ``q`` in also in the sentence of the passage at
         ``path`` that gives it (or has ``q`` no words of its own)? ``HubSpot holds about
         310,000 contacts`` is not ``about 310,000 customers exist in both``."""
-        near = self.near_words(q)
+        near = near_words(*figure_words(self.found, q))
         passage = self.index.passage_scan(path)[0]
         sentences = [sentence_of(passage, v) for v in passage.quantities if matches(q, v)]
         return not near or any(s.has(w) for s in sentences for w in near)
@@ -929,11 +925,10 @@ def _says_boundary(tokens: Sequence[str]) -> bool:
 def _joins_records(paths: Iterable[str]) -> bool:
     """Do ``paths`` reach into two items of one list (``people[4].name``,
     ``people[3].comment``)?"""
-    items: dict[str, set[str]] = {}
+    items: dict[str, set[int]] = {}
     for path in paths:
-        head, bracket, rest = path.partition("[")
-        if bracket:
-            items.setdefault(head, set()).add(rest.partition("]")[0])
+        for at in list_items(path):
+            items.setdefault(at.list_path, set()).add(at.item)
     return any(len(cited) > 1 for cited in items.values())
 
 

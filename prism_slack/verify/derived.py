@@ -33,6 +33,7 @@ from prism_slack.verify import lexicon
 from prism_slack.verify.anchors import candidates, within
 from prism_slack.verify.index import LeafFacts
 from prism_slack.verify.numbers import QKind, Quantity
+from prism_slack.verify.text import list_item
 
 HUNDRED = Decimal(100)
 
@@ -105,13 +106,12 @@ def _totals(
     q: Quantity, operands: list[tuple[str, Quantity]]
 ) -> Iterator[tuple[Relation, Decimal, list[str], str]]:
     """The total of each column (``plants[*].cnc_machines``) over two or more cited items."""
-    columns: dict[str, list[tuple[str, Decimal]]] = {}
+    columns: dict[tuple[str, str], list[tuple[str, Decimal]]] = {}
     for path, v in operands:
-        head, bracket, rest = path.rpartition("[")
-        column = rest.partition("]")[2]
+        at = list_item(path)
         values = candidates(q, v)
-        if bracket and column and values:
-            columns.setdefault(f"{head}[*]{column}", []).append((path, values[0]))
+        if at is not None and at.field and values:
+            columns.setdefault((at.list_path, at.field), []).append((path, values[0]))
     for items in columns.values():
         if len(items) >= 2:
             shown = " + ".join(_num(x) for _, x in items)

@@ -27,6 +27,7 @@ from prism_slack.verify.numbers import DatePoint, QKind, Quantity, Scan, record_
 from prism_slack.verify.text import (
     Squashed,
     fold,
+    list_item,
     name_tokens,
     path_phrases,
     path_words,
@@ -221,12 +222,8 @@ def _records(leaves: Iterable[LeafFacts]) -> dict[str, tuple[frozenset[str], ...
     → one set per row), for check 7's record-swap rule."""
     found: dict[str, dict[int, set[str]]] = {}
     for leaf in leaves:
-        end = leaf.path.rfind("]")
-        if end == -1:
-            continue
-        head, _, index = leaf.path[:end].rpartition("[")
-        if index.isdigit():
-            item = found.setdefault(head, {}).setdefault(int(index), set())
+        if (at := list_item(leaf.path)) is not None:
+            item = found.setdefault(at.list_path, {}).setdefault(at.item, set())
             item.update(leaf.stems)
             item.update(f"concept:{c}" for c in leaf.concepts)
     return {
@@ -243,16 +240,14 @@ def _cells(leaves: Iterable[LeafFacts]) -> dict[str, dict[str, dict[int, frozens
     """List → column → item → stems of its value, for short text values only."""
     out: dict[str, dict[str, dict[int, frozenset[str]]]] = {}
     for leaf in leaves:
-        end = leaf.path.rfind("]")
-        if end == -1 or not leaf.is_text or leaf.value_text is None:
+        at = list_item(leaf.path)
+        if at is None or not leaf.is_text or leaf.value_text is None:
             continue
-        head, _, index = leaf.path[:end].rpartition("[")
-        column = leaf.path[end + 1 :].lstrip(".")
-        if not index.isdigit() or not column or "." in column or "[" in column:
+        if not at.field or "." in at.field or "[" in at.field:
             continue
         value_stems = leaf.stems - {stem(w) for w in path_words(leaf.path)}
         if 0 < len(value_stems) <= CELL_WORDS:
-            out.setdefault(head, {}).setdefault(column, {})[int(index)] = value_stems
+            out.setdefault(at.list_path, {}).setdefault(at.field, {})[at.item] = value_stems
     return out
 
 
@@ -279,17 +274,16 @@ def _phrases(leaves: Iterable[Leaf]) -> tuple[Phrases, ItemStems]:
     out: Phrases = {}
     held: ItemStems = {}
     for leaf in leaves:
-        end = leaf.path.rfind("]")
-        if end == -1 or not isinstance(leaf.value, str):
+        at = list_item(leaf.path)
+        if at is None or not isinstance(leaf.value, str):
             continue
-        head, _, index = leaf.path[:end].rpartition("[")
-        column = leaf.path[end + 1 :].lstrip(".")
         stems = phrase_stems(leaf.value)
-        if index.isdigit():
-            held.setdefault(head, {}).setdefault(int(index), set()).update(stems)
+        held.setdefault(at.list_path, {}).setdefault(at.item, set()).update(stems)
         fewest, most = PHRASE_WORDS
-        if index.isdigit() and column and "." not in column and fewest <= len(stems) <= most:
-            out.setdefault(head, {}).setdefault(stems[:2], []).append((stems, int(index), column))
+        if at.field and "." not in at.field and fewest <= len(stems) <= most:
+            out.setdefault(at.list_path, {}).setdefault(stems[:2], []).append(
+                (stems, at.item, at.field)
+            )
     return out, held
 
 

@@ -16,6 +16,7 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
+from typing import NamedTuple
 
 from prism_slack.verify import lexicon
 
@@ -82,6 +83,37 @@ def path_words(path: str) -> list[str]:
             continue
         out += [w.lower() for w in _CAMEL.split(part) if w]
     return out
+
+
+class ListItem(NamedTuple):
+    """Where a field path reaches into a list: ``company.plants[2].site`` is field
+    ``site`` of item 2 of ``company.plants``."""
+
+    list_path: str
+    item: int
+    field: str
+    """The rest of the path within the item (``""`` for the item itself)."""
+
+    @property
+    def path(self) -> str:
+        return f"{self.list_path}[{self.item}]"
+
+
+_ITEM = re.compile(r"\[(\d+)\]")
+
+
+def list_items(path: str) -> list[ListItem]:
+    """Every list item ``path`` reaches into, outermost first."""
+    return [
+        ListItem(path[: m.start()], int(m.group(1)), path[m.end() :].lstrip("."))
+        for m in _ITEM.finditer(path)
+    ]
+
+
+def list_item(path: str) -> ListItem | None:
+    """The innermost list item ``path`` reaches into, or ``None`` outside lists."""
+    items = list_items(path)
+    return items[-1] if items else None
 
 
 def path_phrases(path: str) -> list[str]:
