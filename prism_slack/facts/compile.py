@@ -388,7 +388,8 @@ class _Compiler:
                 )
             return fact
         sources = {"value": Source.VALUE, "unit": Source.VALUE}
-        decimals = max(0, -int(Decimal(re.sub(r"[^\d.]", "", q.text) or "0").as_tuple().exponent))
+        digits = re.search(r"\d[\d,]*(?:\.(\d+))?", q.text)
+        decimals = len(digits.group(1) or "") if digits else 0
         if q.kind is QKind.CURRENCY:
             quantity = Quantity(
                 value=float(q.value), unit=Unit.CURRENCY, currency=q.currency,
