@@ -595,12 +595,12 @@ def _whole(core: str, masked: str, quantities: Sequence[Scanned]) -> Scanned | N
     (``+6.3% YoY``, ``1.8 nights``, ``3 working days``)."""
     if len(quantities) != 1:
         first = quantities[0] if quantities else None
-        if first is not None and first.kind in (QKind.DATE, QKind.PERIOD) and first.start == 0:
+        if first is not None and first.kind in (QKind.DATE, QKind.PERIOD) and first.start <= 2:
             return first  # ``FY2025 (January–December 2025)``
         return None
     rest = re.sub(r"\x00+", " ", masked).split()
     only = quantities[0]
-    if only.kind in (QKind.DATE, QKind.PERIOD) and only.start == 0 and len(rest) <= 3:
+    if only.kind in (QKind.DATE, QKind.PERIOD) and only.start <= 2 and len(rest) <= 3:
         return only  # ``1 October 2024 – 30 September 2025``
     return only if len(rest) <= 3 and len(core.split()) <= 5 else None
 
