@@ -52,12 +52,15 @@ class Check(IntEnum):
 
 
 class Reason(BaseModel):
-    """One failed check and why: ``str(reason)`` is ``"<check slug>: <message>"``, e.g.
+    """One failed (or undecided) check and why: the check, the rule of it that decided
+    (``rule``, a dotted id registered in ``verify.rules``: ``anchor.no_match``), and a
+    one-line message. ``str(reason)`` is ``"<check slug>: <message>"``, e.g.
     ``anchor_warrant: '$4.2M' matches no cited value``."""
 
     model_config = ConfigDict(frozen=True)
 
     check: Check
+    rule: str
     message: str
 
     def __str__(self) -> str:
@@ -100,6 +103,9 @@ class ClaimVerdict(BaseModel):
     names anchored: its
     unfound words can only frame those values, so ``auto`` posts it without a judge, at
     ANCHOR-WARRANTED and marked as not entailment-checked. Only true when undecided."""
+    undecided_reasons: list[Reason] = []
+    """Why check 7 left the claim undecided (wording not found, a level said to change,
+    nothing anchored …), each naming its rule. Empty unless ``undecided``."""
     derivations: list[Derivation] = []
     """Figures warranted by arithmetic over the cited fields, for a footnote to show."""
 

@@ -44,7 +44,7 @@ from prism_slack.reports.model import Report
 from prism_slack.settings import JudgeMode
 from prism_slack.verdict import ClaimVerdict
 from prism_slack.verify import promote, verify_claim
-from prism_slack.verify.checks import ClaimContext
+from prism_slack.verify.checks import NOTHING_ANCHORED
 
 logger = logging.getLogger(__name__)
 
@@ -113,16 +113,17 @@ def judge_rewrite(
         elif i in sent:  # sent, but the judge gave no usable answer
             out.withheld.append(WithheldClaim(claim=verdict.claim, reasons=[failure]))
         elif verdict.undecided:
-            _unjudged(out, verdict, report, allowed)
+            _unjudged(out, verdict)
         else:
             out.posted.append(verdict)
     return out
 
 
-def _unjudged(out: Judged, verdict: ClaimVerdict, report: Report, allowed: frozenset[str]) -> None:
+def _unjudged(out: Judged, verdict: ClaimVerdict) -> None:
     """An undecided claim no judge saw: posted at its rung when anchored (or when it
     restates the values it cites), else withheld."""
-    if verdict.restates or ClaimContext(verdict.claim, report, allowed).anchored:
+    unanchored = any(r.rule == NOTHING_ANCHORED.rule for r in verdict.undecided_reasons)
+    if verdict.restates or not unanchored:
         out.unchecked.add(len(out.posted))
         out.posted.append(verdict)
     else:

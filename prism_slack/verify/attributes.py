@@ -93,6 +93,7 @@ from prism_slack.verify.index import (
     phrase_stems,
 )
 from prism_slack.verify.numbers import MASK, QKind, Quantity, Scan
+from prism_slack.verify.rules import Problem
 from prism_slack.verify.text import list_item, path_words
 
 _CLAUSE_END = re.compile(r"[.;!?,](?:\s|$)|" + MASK)
@@ -381,8 +382,8 @@ class Findings:
     """What check 7 found: ``problems`` fail it (positive evidence); ``doubts`` leave the
     claim undecided (its wording is not found, nothing speaks against it)."""
 
-    problems: list[str] = field(default_factory=list)
-    doubts: list[str] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    doubts: list[Problem] = field(default_factory=list)
 
     def extend(self, other: Findings) -> None:
         self.problems += other.problems
@@ -433,11 +434,13 @@ def binding_problems(
         paths = ", ".join(s.path for s in a.sources)
         said = " ".join(back + ahead)
         if "doubt" in fits:
-            out.doubts.append(f"'{a.quantity.text}' is stated as {said!r}; {paths} does not say so")
+            message = f"'{a.quantity.text}' is stated as {said!r}; {paths} does not say so"
+            out.doubts.append(Problem("attribute.figure_unnamed", message))
         else:
-            out.problems.append(
+            message = (
                 f"'{a.quantity.text}' is stated as {said!r}, but {paths} gives it for another thing"
             )
+            out.problems.append(Problem("attribute.figure_of_another", message))
     return out
 
 
@@ -480,14 +483,17 @@ def measure_problems(
     )
     better = swapped(tokens) if other else None
     if elsewhere and not (speaks_of_cited or names_cited):
-        out.problems.append(
+        message = (
             f"the claim speaks of {', '.join(elsewhere)}, which another field of this report "
             "holds, not the cited one"
         )
+        out.problems.append(Problem("attribute.rival_field", message))
     elif better is not None:
-        out.problems.append(f"the claim names {better}, the field next to the cited one")
+        message = f"the claim names {better}, the field next to the cited one"
+        out.problems.append(Problem("attribute.sibling_field", message))
     elif missing or other:
-        out.doubts.append(f"the cited fields do not name {', '.join([*missing, *other])}")
+        message = f"the cited fields do not name {', '.join([*missing, *other])}"
+        out.doubts.append(Problem("attribute.measure_unnamed", message))
     return out
 
 
@@ -499,7 +505,7 @@ def swap_problems(
     *,
     cells: Mapping[str, Mapping[str, Mapping[int, frozenset[str]]]] | None = None,
     phrases: tuple[Phrases, ItemStems] | None = None,
-) -> list[str]:
+) -> list[Problem]:
     """Rule 4: a content word that is not in the cited evidence but is a distinctive word
     of *another* item of a cited list (another row, finding, stakeholder) points to that
     item: the claim swapped records. ``records``: for each list, the stems of each item.
@@ -521,9 +527,8 @@ def swap_problems(
         for head, mine in items.items():
             holders = [j for j, held in enumerate(records[head]) if f"concept:{role}" in held]
             if holders and not mine & set(holders):
-                problems.append(
-                    f"{role} is {head}[{holders[0]}]'s, not the cited {head}[{min(mine)}]'s"
-                )
+                message = f"{role} is {head}[{holders[0]}]'s, not the cited {head}[{min(mine)}]'s"
+                problems.append(Problem("attribute.role_of_another", message))
                 break
     lower = set(re.findall(r"\b[a-z]+\b", text))  # capitalised words are check 6's
     said = {stem(w) for w in concepts.content_words(text)}
@@ -553,10 +558,11 @@ def swap_problems(
                 ours = max((fit(held[i]) for i in mine if i < len(held)), default=0)
                 holders = [j for j in holders if fit(held[j]) > ours]
             if holders:
-                problems.append(
+                message = (
                     f"'{word}' is a word of {head}[{holders[0]}], not of the cited "
                     f"{head}[{min(mine)}]"
                 )
+                problems.append(Problem("attribute.word_of_another", message))
                 break
     return problems
 
@@ -570,15 +576,16 @@ def _column_swap(
     items: Mapping[str, set[int]],
     cells: Mapping[str, Mapping[str, Mapping[int, frozenset[str]]]],
     word: str,
-) -> str | None:
+) -> Problem | None:
     for head, mine in items.items():
         for column, by_item in cells.get(head, {}).items():
             holders = [j for j, stems in by_item.items() if key in stems and j not in mine]
             if holders and any(i in by_item and key not in by_item[i] for i in mine):
-                return (
+                message = (
                     f"'{word}' is {head}[{holders[0]}].{column}, not the cited "
                     f"{head}[{min(mine)}].{column}"
                 )
+                return Problem("attribute.cell_of_another", message)
     return None
 
 
@@ -588,7 +595,7 @@ def _phrase_swaps(
     cells: Mapping[str, Mapping[str, Mapping[int, frozenset[str]]]],
     phrases: Phrases,
     held_stems: ItemStems,
-) -> list[str]:
+) -> list[Problem]:
     """Another item's multi-word cell written whole (``robert allenby represent the united
     state`` when another row's country is ``united states``), in a column where the cited
     item holds something else, with a word the cited evidence does not hold."""
@@ -606,10 +613,11 @@ def _phrase_swaps(
                 if all(s.isdigit() or s in own for s in stems):
                     continue
                 phrase = " ".join(stems)
-                return [
+                message = (
                     f"'{phrase}' is {head}[{j}].{column}, not the cited "
                     f"{head}[{min(mine)}].{column}"
-                ]
+                )
+                return [Problem("attribute.phrase_of_another", message)]
     return []
 
 
@@ -634,9 +642,10 @@ def content_problems(total: int, missing: Sequence[str], *, anchored: bool = Fal
         f"not found: {', '.join(dict.fromkeys(missing))}"
     )
     if not anchored and total >= OFF_TOPIC_WORDS and found <= OFF_TOPIC_SHARE * total:
-        out.problems.append(f"the cited fields are about something else: {line}")
+        message = f"the cited fields are about something else: {line}"
+        out.problems.append(Problem("attribute.off_topic", message))
     else:
-        out.doubts.append(line)
+        out.doubts.append(Problem("attribute.words_unfound", line))
     return out
 
 
@@ -836,7 +845,7 @@ def substituted_cells(
     cited: Sequence[LeafFacts],
     values: Mapping[str, str],
     vocabulary: frozenset[str],
-) -> list[str]:
+) -> list[Problem]:
     """A cited multi-word cell the claim writes with one word replaced by a word found
     nowhere in the report (``bill thomas be from arizona 21 district`` when the row says
     ``california 21``): another entity's name in this one's place. ``vocabulary``: the
@@ -867,10 +876,11 @@ def substituted_cells(
                 continue  # a capitalised name is check 6's; "bad" for "worst": a paraphrase
             if difflib.SequenceMatcher(None, said, meant).ratio() >= SUBSTITUTE_LIKENESS:
                 continue
-            return [
+            message = (
                 f"'{' '.join(window)}' reads as the cited '{' '.join(cell)}' with "
                 f"'{said}' for '{meant}'"
-            ]
+            )
+            return [Problem("attribute.substituted_word", message)]
     return []
 
 

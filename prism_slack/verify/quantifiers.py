@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from prism_slack.language import stem, words
 from prism_slack.verify import concepts, lexicon
 from prism_slack.verify.numbers import QKind, scan
+from prism_slack.verify.rules import Problem
 
 ALL = frozenset({"every", "all", "always", "each", "everyone", "everything"})
 NONE = frozenset({"no", "none", "never", "nobody", "nothing", "noone"})
@@ -30,7 +31,7 @@ _CLAUSE = re.compile(r"(?<=[.;!?,])\s+")
 _PART_OF = re.compile(r"\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten)\s+of\b", re.I)
 
 
-def quantifier_problems(claim: str, passages: Sequence[tuple[str, str]]) -> list[str]:
+def quantifier_problems(claim: str, passages: Sequence[tuple[str, str]]) -> list[Problem]:
     """``claim``: the claim's text; ``passages``: (path, text) of each cited text."""
     tokens = words(claim)
     said = set(tokens)
@@ -50,7 +51,8 @@ def quantifier_problems(claim: str, passages: Sequence[tuple[str, str]]) -> list
     for path, _, part in about:
         if part is not None:
             quantifier = min(said & sense) if said & sense else "no"
-            return [f"the claim says {quantifier}, but {path} says {part}"]
+            message = f"the claim says {quantifier}, but {path} says {part}"
+            return [Problem("attribute.whole_for_part", message)]
     return []
 
 

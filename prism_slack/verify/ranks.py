@@ -21,6 +21,7 @@ from prism_slack.language import stem, words
 from prism_slack.verify.anchors import Anchoring
 from prism_slack.verify.concepts import WordSet
 from prism_slack.verify.index import LeafFacts, VerifierIndex
+from prism_slack.verify.rules import Problem
 from prism_slack.verify.text import path_words
 
 LOWEST = frozenset({"weakest", "lowest", "worst", "poorest", "smallest", "least"})
@@ -43,7 +44,7 @@ class Ranked:
     """What the rank rule found: the spans of warranted superlatives, and problems."""
 
     spans: tuple[tuple[int, int], ...] = ()
-    problems: tuple[str, ...] = ()
+    problems: tuple[Problem, ...] = ()
 
 
 def rank_findings(
@@ -54,7 +55,7 @@ def rank_findings(
     values or keys say themselves (``highest_mark``, ``largest city``, ``best actress``)
     is their wording, not a rank."""
     spans: list[tuple[int, int]] = []
-    problems: list[str] = []
+    problems: list[Problem] = []
     said = {stem(w) for w in words(masked)}
     for m in _SUPERLATIVE.finditer(masked.lower()):
         if cited.has(m.group(2)):
@@ -76,10 +77,11 @@ def rank_findings(
             spans.append(m.span())
             continue
         holder = min(p for p, v in peers.items() if v == ordered[min(stated, len(ordered)) - 1])
-        problems.append(
+        message = (
             f"'{m.group(0)}': {leaf.path} = {value} ranks {rank} of {len(peers)}; "
             f"{holder} = {peers[holder]} is the {m.group(0)}"
         )
+        problems.append(Problem("attribute.rank", message))
     return Ranked(tuple(spans), tuple(problems))
 
 
