@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from enum import IntEnum, StrEnum
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
@@ -49,6 +49,14 @@ class Check(IntEnum):
     @property
     def slug(self) -> str:
         return self.name.lower()
+
+
+class Problem(NamedTuple):
+    """What one rule of a check found: the rule's id (``verify.rules``) and a one-line
+    message. The verifier makes it a ``Reason`` of the check that ran the rule."""
+
+    rule: str
+    message: str
 
 
 class Reason(BaseModel):

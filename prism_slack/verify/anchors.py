@@ -49,10 +49,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
-from prism_slack.verdict import Derivation
+from prism_slack.verdict import Derivation, Problem
 from prism_slack.verify.index import Container, LeafFacts
 from prism_slack.verify.numbers import UNITS, DatePoint, Period, QKind, Quantity
-from prism_slack.verify.rules import Problem
 from prism_slack.verify.spoken import DASHED
 
 

@@ -79,6 +79,7 @@ from typing import Literal
 
 from prism_slack import language
 from prism_slack.language import stem, words
+from prism_slack.verdict import Problem
 from prism_slack.verify import concepts, lexicon
 from prism_slack.verify.anchors import Anchoring, matches
 from prism_slack.verify.concepts import WordSet
@@ -93,7 +94,6 @@ from prism_slack.verify.index import (
     phrase_stems,
 )
 from prism_slack.verify.numbers import MASK, QKind, Quantity, Scan
-from prism_slack.verify.rules import Problem
 from prism_slack.verify.text import list_item, path_words
 
 _CLAUSE_END = re.compile(r"[.;!?,](?:\s|$)|" + MASK)

@@ -37,7 +37,7 @@ from prism_slack import language
 from prism_slack.claims import Claim
 from prism_slack.language import stem, words
 from prism_slack.reports.model import Report
-from prism_slack.verdict import Check, Derivation, Reason
+from prism_slack.verdict import Check, Derivation, Problem, Reason
 from prism_slack.verify import concepts, lexicon
 from prism_slack.verify.anchors import (
     KEY_REACH,
@@ -79,7 +79,6 @@ from prism_slack.verify.numbers import MASK, QKind, Quantity, Scan, scan
 from prism_slack.verify.opposites import opposite_problems
 from prism_slack.verify.quantifiers import quantifier_problems
 from prism_slack.verify.ranks import Ranked, rank_findings
-from prism_slack.verify.rules import Problem
 from prism_slack.verify.spoken import football_score
 from prism_slack.verify.text import (
     list_item,

@@ -14,7 +14,7 @@ from typing import cast
 import yaml
 
 from prism_slack.language import words
-from prism_slack.verify.rules import Problem
+from prism_slack.verdict import Problem
 
 Phrase = tuple[str, ...]
 Alternative = tuple[Phrase, ...]

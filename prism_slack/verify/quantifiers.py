@@ -20,9 +20,9 @@ import re
 from collections.abc import Sequence
 
 from prism_slack.language import stem, words
+from prism_slack.verdict import Problem
 from prism_slack.verify import concepts, lexicon
 from prism_slack.verify.numbers import QKind, scan
-from prism_slack.verify.rules import Problem
 
 ALL = frozenset({"every", "all", "always", "each", "everyone", "everything"})
 NONE = frozenset({"no", "none", "never", "nobody", "nothing", "noone"})

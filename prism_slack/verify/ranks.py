@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from prism_slack.language import stem, words
+from prism_slack.verdict import Problem
 from prism_slack.verify.anchors import Anchoring
 from prism_slack.verify.concepts import WordSet
 from prism_slack.verify.index import LeafFacts, VerifierIndex
-from prism_slack.verify.rules import Problem
 from prism_slack.verify.text import path_words
 
 LOWEST = frozenset({"weakest", "lowest", "worst", "poorest", "smallest", "least"})

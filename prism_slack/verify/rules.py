@@ -1,7 +1,7 @@
 """The verifier's rules as a registry: each rule an id, the check it belongs to, a one-line
 doc, and a true and a false example (``prism_slack/data/rules.yaml``).
 
-Every problem a check emits is a ``Problem`` naming its rule (``anchor.no_match``); the
+Every problem a check emits is a ``verdict.Problem`` naming its rule (``anchor.no_match``); the
 verdict keeps it as a ``verdict.Reason``. ``tests/test_rules.py`` runs each rule's examples
 through ``verify_claim`` (the false one must be decided by that rule, the true one must
 not be) and fails on a rule id the code emits but the registry lacks. ``docs/verifier.md``
@@ -14,7 +14,7 @@ import argparse
 import sys
 from functools import cache
 from importlib.resources import files
-from typing import Any, NamedTuple
+from typing import Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict
@@ -22,23 +22,16 @@ from pydantic import BaseModel, ConfigDict
 from prism_slack.verdict import Check
 
 
-class Problem(NamedTuple):
-    """What one rule found: its id and a one-line message."""
-
-    rule: str
-    message: str
-
-
 class Example(BaseModel):
-    """A claim over a sample report (``reports/<report>``) or an inline one (``inline``)."""
+    """A claim and what it cites, over ``report``: a small report of the registry
+    (``inline_reports``) or else a sample report (``reports/<report>``)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
+    report: str
     text: str
-    kind: str = "fact"
+    kind: Literal["fact", "coaching", "absent"] = "fact"
     evidence: list[str] = []
-    report: str = ""
-    inline: dict[str, Any] | None = None
 
 
 class Rule(BaseModel):
@@ -49,24 +42,36 @@ class Rule(BaseModel):
     id: str
     check: Check
     doc: str
-    decides: str = "fails"
+    decides: Literal["fails", "undecided"] = "fails"
     """``fails`` (a reason: the claim is unsupported) or ``undecided`` (the judge decides)."""
     true: Example
     false: Example
 
 
 @cache
+def _data() -> dict[str, Any]:
+    text = files("prism_slack").joinpath("data/rules.yaml").read_text("utf-8")
+    data: dict[str, Any] = yaml.safe_load(text)
+    return data
+
+
+@cache
 def registry() -> dict[str, Rule]:
     """Every rule, by id, in the order ``docs/verifier.md`` lists them."""
-    raw = yaml.safe_load(files("prism_slack").joinpath("data/rules.yaml").read_text("utf-8"))
+    raw = _data()["rules"]
     rules = [Rule.model_validate({**r, "check": Check[r["check"].upper()]}) for r in raw]
     return {r.id: r for r in rules}
 
 
+def inline_reports() -> dict[str, dict[str, Any]]:
+    """The registry's own small reports, by slug, as report data."""
+    reports: dict[str, dict[str, Any]] = _data()["reports"]
+    return reports
+
+
 def _example(e: Example) -> str:
     cited = ", ".join(f"`{p}`" for p in e.evidence) or "nothing"
-    where = f"report `{e.report}`" if e.report else "an inline report"
-    return f"“{e.text}” ({e.kind}, citing {cited}, {where})"
+    return f"“{e.text}” ({e.kind} citing {cited} of `{e.report}`)"
 
 
 def markdown() -> str:
