@@ -79,7 +79,6 @@ from prism_slack.verify.numbers import MASK, QKind, Quantity, Scan, scan
 from prism_slack.verify.opposites import opposite_problems
 from prism_slack.verify.quantifiers import quantifier_problems
 from prism_slack.verify.ranks import Ranked, rank_findings
-from prism_slack.verify.spoken import football_score
 from prism_slack.verify.text import (
     list_item,
     list_items,
@@ -469,7 +468,7 @@ class ClaimContext:
         for a in self.anchorings:
             sources = tuple(s for s in a.sources if isinstance(s, LeafFacts))
             q = a.quantity
-            if sources and a.derivation is None and (measured(q) or football_score(q)):
+            if sources and a.derivation is None and measured(q):
                 out.append((Stated(q.start, q.end, q.text, sources), partial(_holds_amount, q)))
         for cell in stated_cells(self.found.masked, self.cited, self.index.cell_words):
             if not any(cell.start < s.end and s.start < cell.end for s, _ in out):
