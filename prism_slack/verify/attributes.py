@@ -209,16 +209,13 @@ def _base(ahead: Sequence[str]) -> list[str]:
         return []
     phrase: list[str] = []
     for word in ahead[1 : 2 + SCOPE_REACH]:
-        if not phrase and word in _BASE_DETERMINERS:
+        if not phrase and word in lexicon.BASE_DETERMINERS:
             continue
         if word in language.STOP_WORDS:
             break
         phrase.append(word)
     base = concepts.content_words(" ".join(phrase))
     return [] if set(base) <= lexicon.BASE_WORDS else base
-
-
-_BASE_DETERMINERS = frozenset({"the", "a", "an", "their", "its", "our", "these", "those", "all"})
 
 
 NEAR_AHEAD = 1
@@ -659,7 +656,7 @@ def content_missing(text: str, evidence: ContentEvidence) -> tuple[int, list[str
     total = 0
     missing: list[str] = []
     for i, word in enumerate(tokens):
-        if word in concepts.POLARITY:
+        if word in lexicon.POLARITY:
             # "none of", "every one of", "not": a claim that negates or generalises must
             # find that word in its evidence too, or it is left to the judge. "every
             # month" is how often, not how many.
@@ -695,11 +692,8 @@ class Stated:
 _TOKEN = re.compile(MASK + r"+|[a-z][a-z0-9]*|\S")
 _SKIPPED = frozenset("()")
 _WORD = re.compile(r"[a-z][a-z0-9]*")
-_PLACES = frozenset({"in", "at"})
 _POSSESSIVE = frozenset("s")
 """A one-letter word that is a possessive tail, not a key letter (``segment d``)."""
-_ATTACHING = frozenset({"of", "by", "the", "a", "an"})
-"""Words that attach a run to the stated value beyond it (``round of 16``, ``written by``)."""
 RUN_WORDS = 4
 """At most this many words next to a value name what it is."""
 UNIT_WORDS = 2
@@ -773,7 +767,7 @@ def naming_runs(masked: str, stated: Sequence[Stated]) -> list[Naming]:
         while word(k) in lexicon.RELATION_LINKS:
             links.append(word(k))
             k += step
-        place = _PLACES & set(links)
+        place = lexicon.PLACE_LINKS & set(links)
         if place and (step < 0 or not set(links) & lexicon.BE_VERBS):
             return [], False  # "the home team at lake oval": where, not what
         found: list[int] = []
@@ -783,7 +777,7 @@ def naming_runs(masked: str, stated: Sequence[Stated]) -> list[Naming]:
         if step > 0 and not links and stated[n].amount and len(found) > UNIT_WORDS:
             return [word(j) for j in found], False  # "(9) score high rebound": a verb
         far, attaching = k, []
-        while word(far) in _ATTACHING:
+        while word(far) in lexicon.ATTACHING_LINKS:
             attaching.append(word(far))
             far += step
         names = bool(found) and not (0 <= far < len(tokens) and owner[far] is not None)

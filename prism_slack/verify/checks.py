@@ -739,7 +739,7 @@ class ClaimContext:
         if self.scope_doubts:
             return False  # what a figure is of is in doubt: more than framing
         missing = self.content_gap[1]
-        if len(set(missing)) > RESTATED_GAP or set(missing) & concepts.POLARITY:
+        if len(set(missing)) > RESTATED_GAP or set(missing) & lexicon.POLARITY:
             return False  # "all", "never", "only" unfound: a quantifier is never framing
         index = self.index
         claim = squash_text(self.found.text)

@@ -19,14 +19,11 @@ from decimal import Decimal
 
 from prism_slack.language import stem, words
 from prism_slack.verdict import Problem
+from prism_slack.verify import lexicon
 from prism_slack.verify.anchors import Anchoring
 from prism_slack.verify.concepts import WordSet
 from prism_slack.verify.index import LeafFacts, VerifierIndex
 from prism_slack.verify.text import path_words
-
-LOWEST = frozenset({"weakest", "lowest", "worst", "poorest", "smallest", "least"})
-HIGHEST = frozenset({"strongest", "highest", "best", "largest", "biggest", "greatest"})
-ORDINALS = {"second": 2, "third": 3, "fourth": 4, "fifth": 5}
 
 MIN_PEERS = 3
 """A rank among fewer fields than this says too little to check."""
@@ -35,7 +32,11 @@ REACH = 60
 """How many characters from the superlative the figure it ranks may sit."""
 
 _SUPERLATIVE = re.compile(
-    r"\b(?:(" + "|".join(ORDINALS) + r")[\s-]+)?(" + "|".join(sorted(LOWEST | HIGHEST)) + r")\b"
+    r"\b(?:("
+    + "|".join(lexicon.RANK_ORDINALS)
+    + r")[\s-]+)?("
+    + "|".join(sorted(lexicon.LOWEST | lexicon.HIGHEST))
+    + r")\b"
 )
 
 
@@ -69,8 +70,8 @@ def rank_findings(
         peers = _peers(leaf.path, index)
         if len(peers) < MIN_PEERS:
             continue
-        low = m.group(2) in LOWEST
-        stated = ORDINALS.get(m.group(1) or "", 1)
+        low = m.group(2) in lexicon.LOWEST
+        stated = lexicon.RANK_ORDINALS.get(m.group(1) or "", 1)
         ordered = sorted(set(peers.values()), reverse=not low)
         rank = ordered.index(value) + 1
         if rank == stated:

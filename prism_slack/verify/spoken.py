@@ -35,7 +35,7 @@ _SPOKEN_RUN = re.compile(
 number: ``two hundred and twelve``, ``a hundred``, ``four hundred and eighty-six
 thousand, two hundred``."""
 _MULTIPLIER = re.compile(r"\b(?:hundred|thousand|million|billion)\b", re.I)
-_TENS = frozenset({"twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"})
+_TENS = frozenset(w for w, n in lexicon.NUMBER_WORDS.items() if n >= 20)
 _TIME_UNIT_WORD = re.compile(r"(?:-|\s+)((?:second|minute|hour|day|week|month|year)s?)\b", re.I)
 """A time unit right after a number word: ``three minutes``, ``a three-year deal``."""
 
