@@ -48,6 +48,9 @@ from prism_slack.facts.words import (
 from prism_slack.verify.numbers import QKind, scan
 from prism_slack.verify.quantity import Quantity as Scanned
 
+AGAINST = "a multiple of what it is set against"
+"""The note of a ratio whose key sets it against something (``submissionsVsPriorYear``)."""
+
 PASSAGE_WORDS = 9
 """A text of this many words or more (or of more than one sentence) is a passage."""
 
@@ -281,8 +284,7 @@ class _Compiler:
             return Quantity(value=value, unit=Unit.YEAR), sources, None
         if own & word_set("relation_words") and 0 < value < 10:
             sources["unit"] = Source.KEY
-            against = "a multiple of what it is set against"
-            return Quantity(value=value, unit=Unit.RATIO), sources, against
+            return Quantity(value=value, unit=Unit.RATIO), sources, AGAINST
         duration = _key_duration(words)
         if duration:
             sources["unit"] = Source.KEY

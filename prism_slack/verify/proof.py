@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
 
 from wordfreq import zipf_frequency
 
 from prism_slack.facts import FactKind, TypedFact, Unit
+from prism_slack.facts.compile import AGAINST
 from prism_slack.reports.model import Report
 from prism_slack.verdict import Check, Reason
 from prism_slack.verify.anchors import matches
@@ -65,13 +66,21 @@ SETTLE_ASSERTION = Rule(
     "settle.assertion_unread",
     "the claim asserts an order, comparison or quantity over the values that no check reads",
 )
+SETTLE_LEVEL = Rule(
+    "settle.level_as_change",
+    "a multiple of a prior value is said as a change: the level and the change differ",
+)
+SETTLE_FIELD = Rule(
+    "settle.other_field_named",
+    "a value is in one field while the claim names its contrasting sibling",
+)
 SETTLE_SUBJECT = Rule(
     "settle.subject_unbound", "the claim names the subject of another field holding this measure"
 )
 RULES = (
     FAIL_UNTYPED, FAIL_BEYOND, FAIL_NAME_FORM,
     SETTLE_UNIT, SETTLE_CURRENCY, SETTLE_AMBIGUOUS, SETTLE_PERIOD, SETTLE_SUBJECT,
-    SETTLE_ASSERTION,
+    SETTLE_ASSERTION, SETTLE_LEVEL, SETTLE_FIELD,
 )  # fmt: skip
 
 COMMON_ZIPF = 4.0
@@ -120,7 +129,7 @@ def decide(
     kept: list[Reason] = []
     doubts: list[Reason] = []
     for reason in reasons:
-        rule = _no_proof(reason, report, cited, facts, found)
+        rule = _no_proof(reason, report, cited, facts, found, claim_text)
         if rule is None:
             kept.append(reason)
         else:
@@ -137,6 +146,9 @@ def decide(
         rule = _unbound(q, report, cited, claim_text)
         if rule is not None:
             doubts.append(_doubt(rule, f"'{q.text}': {rule.doc}"))
+    named = _other_field_named(cited, found, claim_text)
+    if named:
+        doubts.append(_doubt(SETTLE_FIELD, f"{SETTLE_FIELD.doc}: {named}"))
     return kept, doubts
 
 
@@ -147,12 +159,13 @@ def _doubt(rule: Rule, message: str) -> Reason:
 # -- fail only on proof -------------------------------------------------------------------
 
 
-def _no_proof(
+def _no_proof(  # noqa: PLR0917
     reason: Reason,
     report: Report,
     cited: Sequence[LeafFacts],
     facts: Sequence[TypedFact | None],
     found: Sequence[Quantity],
+    claim_text: str,
 ) -> Rule | None:
     """The rule that says this failure is no proof, or ``None`` when it stands."""
     if reason.check not in (Check.ANCHOR_WARRANT, Check.ENTITY_WARRANT, Check.ATTRIBUTE_WARRANT):
@@ -164,20 +177,54 @@ def _no_proof(
         return None
     said = m.group(1)
     if reason.check is Check.ANCHOR_WARRANT:
-        if " counts " in reason.message or "the report lists" in reason.message:
-            return None
         q = next((q for q in found if q.text == said), None)
         if q is None:
             return None
-        if re.search(r"\d0'?s\b", said) or q.text.rstrip().endswith("th"):
-            return FAIL_BEYOND  # a decade or a century: the checks do not reckon them
-        if q.year_like and any(str(int(q.value)) in (f.display if f else "") for f in facts):
-            return FAIL_BEYOND  # the year is there; the wording around it is not read
+        if _beyond(q, said, reason, cited, facts):
+            return FAIL_BEYOND
         dims = set().union(*(_dimensions(f, leaf) for f, leaf in zip(facts, cited, strict=True)))
         return None if dims & _COMPARABLE[_dimension(q)] else FAIL_BEYOND
     if reason.check is Check.ENTITY_WARRANT:
-        return _name_unproven(said, report, cited, facts)
+        opener = claim_text.lstrip().startswith(said)
+        return _name_unproven(said, report, cited, facts, opener=opener)
     return None
+
+
+_VAGUE_DATE = re.compile(
+    r"\b(?:early|late|mid|spring|summer|autumn|fall|winter|end|start|beginning)\b", re.I
+)
+_CALENDAR_UNITS = frozenset({"month", "months", "year", "years"})
+
+
+def _beyond(
+    q: Quantity,
+    said: str,
+    reason: Reason,
+    cited: Sequence[LeafFacts],
+    facts: Sequence[TypedFact | None],
+) -> bool:
+    """Does the figure need reckoning the checks do not do: a decade or century, a vague
+    date (``late 2024``), a year the cited dates hold but said in other words, months
+    against days, or arithmetic over two cited numbers?"""
+    if re.search(r"\d0'?s\b", said) or said.rstrip().endswith("th") or _VAGUE_DATE.search(said):
+        return True
+    if q.year_like and any(f is not None and str(int(q.value)) in f.display for f in facts):
+        return True  # the year is there (or counted as a list's size): the wording is not read
+    if " counts " in reason.message:
+        return False
+    if q.bound != "eq" and any(
+        matches(replace(q, bound="eq"), v) for leaf in cited for v in leaf.quantities
+    ):
+        return True  # the figure is the value; only a bound word (``turned over``) is read
+    measures = {f.quantity.measure for f in facts if f is not None and f.quantity is not None}
+    if (
+        q.unit is not None
+        and measures
+        and (q.unit in _CALENDAR_UNITS) != bool(measures & _CALENDAR_UNITS)
+    ):
+        return True
+    numeric = [leaf for leaf in cited if any(v.numeric for v in leaf.quantities)]
+    return len(numeric) >= 2 and q.kind is QKind.NUMBER and q.unit is None
 
 
 def _dimension(q: Quantity) -> str:
@@ -205,7 +252,12 @@ def _dimensions(fact: TypedFact | None, leaf: LeafFacts) -> set[str]:
 
 
 def _name_unproven(
-    name: str, report: Report, cited: Sequence[LeafFacts], facts: Sequence[TypedFact | None]
+    name: str,
+    report: Report,
+    cited: Sequence[LeafFacts],
+    facts: Sequence[TypedFact | None],
+    *,
+    opener: bool,
 ) -> Rule | None:
     """A name missing from the cited values is proof only when the report states it of
     another field (a swap), or when every cited value is a short typed value that shares
@@ -218,8 +270,8 @@ def _name_unproven(
         return None
     if any(f is not None and f.kind is FactKind.PASSAGE for f in facts):
         return FAIL_NAME_FORM
-    if zipf_frequency(name.lower(), "en") >= COMMON_ZIPF:
-        return FAIL_NAME_FORM
+    if zipf_frequency(name.lower(), "en") >= COMMON_ZIPF or (opener and " " not in name):
+        return FAIL_NAME_FORM  # a common word, or a capitalised sentence opener
     for f in facts:
         if f is None or f.text is None:
             continue
@@ -297,6 +349,8 @@ def _unbound(q: Quantity, report: Report, cited: Sequence[LeafFacts], text: str)
     for leaf in hits:
         if _other_subject(leaf.path, report, words):
             return SETTLE_SUBJECT
+    if q.direction is not None and any(f.note == AGAINST for f in typed):
+        return SETTLE_LEVEL
     return None
 
 
@@ -323,6 +377,38 @@ def _assertion_words() -> frozenset[str]:
 
 def _assertions(text: str) -> set[str]:
     return set(re.findall(r"[a-z]+", text.lower())) & _assertion_words()
+
+
+def _other_field_named(
+    cited: Sequence[LeafFacts], found: Sequence[Quantity], text: str
+) -> str | None:
+    """``the score for the home team of brentford``: the value (``brentford``) is the
+    ``away_team``'s, and the claim names ``home``, the word that sets its sibling
+    ``home_team`` apart, and not ``away``. Returns the value's field, or ``None``."""
+    if len(cited) < 2:
+        return None
+    said = set(re.findall(r"[a-z0-9]+", text.lower()))
+    folded = " ".join(re.findall(r"[a-z0-9]+", text.lower()))
+    for leaf in cited:
+        value = " ".join(re.findall(r"[a-z0-9]+", leaf.record_text.lower()))
+        holds = any(matches(q, v) for q in found if not q.optional for v in leaf.quantities) or (
+            len(value) >= 3 and not value.isdigit() and f" {value} " in f" {folded} "
+        )
+        if not holds:
+            continue
+        own = _key_tokens(leaf.path)
+        for other in cited:
+            theirs = _key_tokens(other.path)
+            if other.path == leaf.path or not own & theirs:
+                continue
+            if (theirs - own) & said and not (own - theirs) & said:
+                return leaf.path
+    return None
+
+
+def _key_tokens(path: str) -> frozenset[str]:
+    last = re.split(r"\.(?![^\[]*\])", path)[-1]
+    return frozenset(re.findall(r"[a-z0-9]+", last.lower())) - {"col"}
 
 
 @lru_cache(maxsize=4096)
