@@ -84,8 +84,10 @@ RULES = (
 )  # fmt: skip
 
 COMMON_ZIPF = 4.0
-"""A capitalised word this common in English (``Spring``, ``Independence``) may be said in
-other words than the report's: never proof on its own."""
+"""A name made only of words this common in English (``American``, ``North America``,
+``Independence Day``) may be said in other words than the report's (``United States``)."""
+OPENER_ZIPF = 3.0
+"""A capitalised first word this common in English (``Debtor days …``) may be any word."""
 
 _QUOTED = re.compile(r"^'([^']+)'")
 _UNIT_DIMENSION = {
@@ -259,19 +261,30 @@ def _name_unproven(
     *,
     opener: bool,
 ) -> Rule | None:
-    """A name missing from the cited values is proof only when the report states it of
-    another field (a swap), or when every cited value is a short typed value that shares
-    nothing with it."""
+    """A name missing from the cited values is proof when the report states it of another
+    field (a swap), or when a cited field holds a name (the slot the claim fills) and the
+    claim's name is no form of any cited word. A name is left to the judge when the cited
+    values hold no name (a passage may say it in other words), when it shares a stem or
+    initials with a cited word (``USA`` for ``U.S.``, ``Spain`` for ``Spanish``), or when it
+    is made of common words (``American``), is a common word that only opens the sentence
+(``Debtor days``), or is part of the prospect's own name."""
     squashed = squash_name(name)
     if not squashed:
         return None
     cited_paths = {leaf.path for leaf in cited}
     if squashed in _report_names(report, frozenset(cited_paths)):
         return None
-    if any(f is not None and f.kind is FactKind.PASSAGE for f in facts):
+    words = re.findall(r"[A-Za-z]+", name.lower())
+    if all(zipf_frequency(w, "en") >= COMMON_ZIPF for w in words) or (
+        opener and len(words) == 1 and zipf_frequency(words[0], "en") >= OPENER_ZIPF
+    ):
         return FAIL_NAME_FORM
-    if zipf_frequency(name.lower(), "en") >= COMMON_ZIPF or (opener and " " not in name):
-        return FAIL_NAME_FORM  # a common word, or a capitalised sentence opener
+    if squashed in squash_name(report.company.name) or any(
+        squashed in squash_name(a) for a in report.company.aliases
+    ):
+        return FAIL_NAME_FORM  # part of the prospect's own name
+    if not any(f is not None and f.kind is FactKind.NAME for f in facts):
+        return FAIL_NAME_FORM
     for f in facts:
         if f is None or f.text is None:
             continue
