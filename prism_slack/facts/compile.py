@@ -466,7 +466,8 @@ def _rate_convention(data: Mapping[str, Any]) -> bool | None:
 
 
 def _report_currency(data: Mapping[str, Any]) -> str | None:
-    """The one currency a report states in its ``currency`` fields, if it states one."""
+    """The one currency a report states, if it states one: in its ``currency`` fields,
+    in its keys (``revenue_usd``) or in its money strings (``"£212.4m"``)."""
     found: set[str] = set()
     stack: list[tuple[str, Any]] = list(data.items())
     while stack:
@@ -475,10 +476,15 @@ def _report_currency(data: Mapping[str, Any]) -> str | None:
             stack += [(str(k), v) for k, v in value.items()]
         elif isinstance(value, list):
             stack += [(key, v) for v in value]
-        elif key_words(key) == ["currency"] and isinstance(value, str):
-            code = currency_code(value)
-            if code:
-                found.add(code)
+        else:
+            words = key_words(key)
+            if words == ["currency"] and isinstance(value, str):
+                code = currency_code(value)
+                if code:
+                    found.add(code)
+            found |= {c for w in words if (c := _key_currency(w))}
+            if isinstance(value, str) and len(value) < 40:
+                found |= {c for s in re.findall(r"[$€£]", value) if (c := currency_code(s))}
     return found.pop() if len(found) == 1 else None
 
 

@@ -86,6 +86,8 @@ RULES = (
 COMMON_ZIPF = 4.0
 """A name made only of words this common in English (``American``, ``North America``,
 ``Independence Day``) may be said in other words than the report's (``United States``)."""
+LOWER_ZIPF = 2.5
+"""A lower-case word this common is an English word, never proof of a name."""
 OPENER_ZIPF = 3.0
 """A capitalised first word this common in English (``Debtor days …``) may be any word."""
 
@@ -182,40 +184,63 @@ def _no_proof(  # noqa: PLR0917
         q = next((q for q in found if q.text == said), None)
         if q is None:
             return None
-        if _beyond(q, said, reason, cited, facts):
+        if _beyond(q, said, reason, cited, facts, claim_text):
             return FAIL_BEYOND
         dims = set().union(*(_dimensions(f, leaf) for f, leaf in zip(facts, cited, strict=True)))
-        return None if dims & _COMPARABLE[_dimension(q)] else FAIL_BEYOND
+        could = set(_COMPARABLE[_dimension(q)])
+        if q.year_like:
+            could.add("date")
+        if q.kind is QKind.PERCENT and len([d for d in facts if d and d.quantity]) >= 2:
+            could |= {"money", "number"}  # a share of two cited amounts
+        return None if dims & could else FAIL_BEYOND
     if reason.check is Check.ENTITY_WARRANT:
+        if "closest cited name" in reason.message:
+            return FAIL_NAME_FORM  # a near spelling of a cited name: fuzzy never proves
+        if said.islower() and zipf_frequency(said, "en") >= LOWER_ZIPF:
+            return FAIL_NAME_FORM  # an English word in lower case, not a name
         opener = claim_text.lstrip().startswith(said)
         return _name_unproven(said, report, cited, facts, opener=opener)
     return None
 
 
 _VAGUE_DATE = re.compile(
-    r"\b(?:early|late|mid|spring|summer|autumn|fall|winter|end|start|beginning)\b", re.I
+    r"\b(?:early|late|spring|summer|autumn|fall|winter|end|start|beginning)\b", re.I
 )
 _CALENDAR_UNITS = frozenset({"month", "months", "year", "years"})
 
 
-def _beyond(
+def _beyond(  # noqa: PLR0917
     q: Quantity,
     said: str,
     reason: Reason,
     cited: Sequence[LeafFacts],
     facts: Sequence[TypedFact | None],
+    text: str,
 ) -> bool:
     """Does the figure need reckoning the checks do not do: a decade or century, a vague
     date (``late 2024``), a year the cited dates hold but said in other words, months
     against days, or arithmetic over two cited numbers?"""
-    if re.search(r"\d0'?s\b", said) or said.rstrip().endswith("th") or _VAGUE_DATE.search(said):
+    century = re.search(rf"{re.escape(said)}\s+centur", text, re.I)
+    decade = re.search(r"\b(?:\d{3}0|'\d0)'?s\b", said)
+    if decade or century or _VAGUE_DATE.search(said):
         return True
-    if q.year_like and any(f is not None and str(int(q.value)) in f.display for f in facts):
+    said_year = str(int(q.value)) if q.year_like else ""
+    if (
+        said_year
+        and q.bound == "eq"
+        and any(f is not None and said_year in f.display for f in facts)
+    ):
         return True  # the year is there (or counted as a list's size): the wording is not read
     if " counts " in reason.message:
         return False
-    if q.bound != "eq" and any(
-        matches(replace(q, bound="eq"), v) for leaf in cited for v in leaf.quantities
+    if (
+        q.bound != "eq"
+        and not q.year_like
+        and any(
+            v.value == q.value and matches(replace(q, bound="eq"), v)
+            for leaf in cited
+            for v in leaf.quantities
+        )
     ):
         return True  # the figure is the value; only a bound word (``turned over``) is read
     measures = {f.quantity.measure for f in facts if f is not None and f.quantity is not None}
@@ -226,7 +251,13 @@ def _beyond(
     ):
         return True
     numeric = [leaf for leaf in cited if any(v.numeric for v in leaf.quantities)]
-    return len(numeric) >= 2 and q.kind is QKind.NUMBER and q.unit is None
+    if len(numeric) < 2 or q.kind is not QKind.NUMBER or q.unit is not None:
+        return False
+    # points between two fractions, or one number so many times another: arithmetic the
+    # derived figures do not do
+    shares = any(f is not None and f.quantity is not None and f.quantity.unit in (
+        Unit.FRACTION, Unit.RATIO) for f in facts)  # fmt: skip
+    return shares or bool(re.search(rf"{re.escape(said)}\s+times\b", text, re.I))
 
 
 def _dimension(q: Quantity) -> str:
@@ -238,7 +269,7 @@ def _dimension(q: Quantity) -> str:
         return "percent"
     if q.kind is QKind.SCORE:
         return "score"
-    if q.unit is not None:
+    if q.unit is not None and not (q.unit == "s" and q.text.endswith("0s")):  # Under-20s
         return "duration"
     return "number"
 
@@ -262,12 +293,12 @@ def _name_unproven(
     opener: bool,
 ) -> Rule | None:
     """A name missing from the cited values is proof when the report states it of another
-    field (a swap), or when a cited field holds a name (the slot the claim fills) and the
-    claim's name is no form of any cited word. A name is left to the judge when the cited
-    values hold no name (a passage may say it in other words), when it shares a stem or
-    initials with a cited word (``USA`` for ``U.S.``, ``Spain`` for ``Spanish``), or when it
-    is made of common words (``American``), is a common word that only opens the sentence
-(``Debtor days``), or is part of the prospect's own name."""
+        field (a swap), or when a cited field holds a name (the slot the claim fills) and the
+        claim's name is no form of any cited word. A name is left to the judge when the cited
+        values hold no name (a passage may say it in other words), when it shares a stem or
+        initials with a cited word (``USA`` for ``U.S.``, ``Spain`` for ``Spanish``), or when it
+        is made of common words (``American``), is a common word that only opens the sentence
+    (``Debtor days``), or is part of the prospect's own name."""
     squashed = squash_name(name)
     if not squashed:
         return None
@@ -279,24 +310,30 @@ def _name_unproven(
         opener and len(words) == 1 and zipf_frequency(words[0], "en") >= OPENER_ZIPF
     ):
         return FAIL_NAME_FORM
-    if squashed in squash_name(report.company.name) or any(
-        squashed in squash_name(a) for a in report.company.aliases
-    ):
-        return FAIL_NAME_FORM  # part of the prospect's own name
-    if not any(f is not None and f.kind is FactKind.NAME for f in facts):
+    own = {w for n in [report.company.name, *report.company.aliases] for w in _words(n)}
+    if squashed in squash_name(report.company.name) or own & {w for w in words if len(w) > 3}:
+        return FAIL_NAME_FORM  # the prospect's own name, or part of it
+    tokens = {
+        squash_name(token)
+        for f in facts
+        if f is not None and f.text is not None
+        for token in re.findall(r"[A-Za-z][A-Za-z.]*", f.text)
+    } - {""}
+    parts = [squash_name(w) for w in re.findall(r"[A-Za-z][A-Za-z.]*", name)]
+    if parts and all(any(_form_of(p, t) for t in tokens) for p in parts if p):
         return FAIL_NAME_FORM
-    for f in facts:
-        if f is None or f.text is None:
-            continue
-        for token in re.findall(r"[A-Za-z][A-Za-z.]*", f.text):
-            t = squash_name(token)
-            if (
-                t
-                and (t.startswith(squashed[:4]) or squashed.startswith(t[:4]))
-                and min(len(t), len(squashed)) >= 2
-            ):
-                return FAIL_NAME_FORM
     return None
+
+
+def _words(text: str) -> set[str]:
+    return {squash_name(w) for w in re.findall(r"[^\W\d_]+", text.lower())} - {""}
+
+
+def _form_of(said: str, cited: str) -> bool:
+    """``usa`` of ``us``, ``spain`` of ``spanish``: one starts as the other does."""
+    if min(len(said), len(cited)) < 2:
+        return False
+    return cited.startswith(said[:4]) or said.startswith(cited[:4])
 
 
 def _report_names(report: Report, cited: frozenset[str]) -> frozenset[str]:
