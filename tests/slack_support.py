@@ -167,6 +167,7 @@ class SlackHarness(Closeable):
         self.app = build_app(
             self.settings,
             self.deps,
+            self.state,
             options=SlackOptions(
                 listener_threads=listener_threads,
                 reclaim_after_s=reclaim_after_s,

@@ -19,7 +19,8 @@ from prism_slack.llm.playbook import load_playbook
 from prism_slack.llm.scripted import ScriptedModel
 from prism_slack.pipeline.inject import answer_prompt
 from prism_slack.pipeline.turn import TurnDeps, run_turn
-from prism_slack.ports import Conversation, HistoryTurn, TokenUsage
+from prism_slack.ports import Conversation, HistoryTurn
+from prism_slack.usage import TokenUsage
 from prism_slack.reports.store import FileReportStore
 from prism_slack.settings import Settings
 from prism_slack.state.redis_store import memory_store

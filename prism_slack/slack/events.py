@@ -31,6 +31,7 @@ from typing import Any
 from slack_bolt import App, BoltContext, BoltRequest, BoltResponse
 
 from prism_slack.errors import StoreUnavailable
+from prism_slack.ports import Conversation
 from prism_slack.slack.access import Access, home_teams
 from prism_slack.slack.answering import MessageAnswerer
 from prism_slack.slack.conversation import (
@@ -107,21 +108,29 @@ def _listener(
 
 def _handle(answerer: MessageAnswerer, found: Incoming | Skip, request: BoltRequest) -> None:
     if isinstance(found, Skip):
-        logger.debug("ignoring message event: %s", found.reason)
+        if found.thread is not None and _engaged(answerer, found.thread, "-"):
+            where = found.thread
+            logger.info(
+                "slack reply in %s/%s not answered: %s", where.channel, where.thread, found.reason
+            )
+        else:
+            logger.debug("ignoring message event: %s", found.reason)
         return
-    if found.kind == "thread" and not _engaged(answerer, found):
+    if found.kind == "thread" and not _engaged(answerer, found.conversation, found.ts):
         return
+    if found.edited:
+        logger.info("slack message %s was edited to mention the bot", found.claim_key)
     answerer.answer(found, retry_num=_retry_num(request))
 
 
-def _engaged(answerer: MessageAnswerer, incoming: Incoming) -> bool:
+def _engaged(answerer: MessageAnswerer, thread: Conversation, ts: str) -> bool:
     """Whether the bot takes part in this thread (an untagged reply is for it)."""
     try:
-        return answerer.deps.state.is_engaged(incoming.conversation)
+        return answerer.store.is_engaged(thread)
     except StoreUnavailable as e:
         # Without the store we cannot tell whether the reply was meant for the bot, and
         # answering every thread in every channel with an error would be noise.
-        logger.warning("store unavailable; untagged reply %s not answered: %s", incoming.ts, e)
+        logger.warning("store unavailable; untagged reply %s not answered: %s", ts, e)
         return False
 
 
