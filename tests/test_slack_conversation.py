@@ -80,7 +80,7 @@ def test_a_bare_mention_is_answered_so_the_rep_is_never_ignored() -> None:
 
 ANSWERED = [
     # (case, event, kind, conversation thread, reply thread)
-    ("top-level DM", message(channel="D1", channel_type="im"), "dm", None, "1700000000.000200"),
+    ("top-level DM", message(channel="D1", channel_type="im"), "dm", None, None),
     (
         "threaded DM",
         message(channel="D1", channel_type="im", ts="1.3", thread_ts="1.1"),
@@ -93,7 +93,7 @@ ANSWERED = [
         message(channel="D1", channel_type="im", subtype="file_share"),
         "dm",
         None,
-        "1700000000.000200",
+        None,
     ),
     (
         "mention starts a thread",
@@ -138,6 +138,7 @@ def test_answered_events(
     assert found.kind == kind
     assert found.conversation == Conversation(team=TEAM, channel=event["channel"], thread=thread)
     assert found.reply_thread == reply_thread
+    assert found.status_thread == (event.get("thread_ts") or event["ts"])
     assert found.claim_key == f"{TEAM}:{event['channel']}:{event['ts']}"
 
 

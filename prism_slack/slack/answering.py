@@ -217,21 +217,21 @@ class MessageAnswerer:
     # -- steps ----------------------------------------------------------------------------
 
     def _begin(self, entry: Entry, incoming: Incoming, progress: TurnProgress) -> TurnProgress:
-        """Show the rep that an answer is coming (``setStatus`` with loading messages in any
-        thread, else a placeholder), recorded so a reclaimed turn does not show it twice.
+        """Show the rep that an answer is coming (``setStatus`` with loading messages in the
+        message's thread — a top-level DM's own, as Slack's agents do — else a placeholder),
+        recorded so a reclaimed turn does not show it twice.
         A private answer shows neither: the others in the channel would see that a report
         is being read."""
         turn_id = entry.turn.turn_id
-        thread = incoming.reply_thread
         if incoming.private:
             self.turns.note(turn_id, admitted="1")
             return progress
-        if thread is not None and self.replier.set_status(incoming.channel, thread):
+        if self.replier.set_status(incoming.channel, incoming.status_thread):
             self.turns.note(turn_id, status_set="1", admitted="1")
             progress.status_set = True
             return progress
         self._still_ours(entry)
-        part = self._part(incoming, turn_id, "placeholder")
+        part = self._part(incoming, progress, turn_id, "placeholder")
         maybe = progress.posting == "placeholder"
         self.turns.note(turn_id, posting="placeholder", admitted="1")
         try:
@@ -251,7 +251,7 @@ class MessageAnswerer:
         """Put ``reply`` where the rep sees it: in place of the placeholder, or posted."""
         turn_id = entry.turn.turn_id
         self._still_ours(entry)
-        part = self._part(incoming, turn_id, "reply")
+        part = self._part(incoming, progress, turn_id, "reply")
         if progress.placeholder_ts is not None and self.delivery.update(
             part, progress.placeholder_ts, reply
         ):
@@ -307,10 +307,11 @@ class MessageAnswerer:
                 return
         self.replier.post(incoming.channel, incoming.reply_thread, _plain(text))
 
-    def _part(self, incoming: Incoming, turn_id: str, name: str) -> Part:
+    def _part(self, incoming: Incoming, progress: TurnProgress, turn_id: str, name: str) -> Part:
+        """Where a placeholder or an answer goes: under the status where Slack showed it."""
         return Part(
             channel=incoming.channel,
-            thread_ts=incoming.reply_thread,
+            thread_ts=incoming.status_thread if progress.status_set else incoming.reply_thread,
             turn_id=turn_id,
             name=name,
             user=incoming.user if incoming.private else None,

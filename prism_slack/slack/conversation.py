@@ -21,8 +21,8 @@ workspace or org id the payload gives for the asker; ``shared``: the envelope's
 Where a message lives (``Incoming.conversation``), which decides its binding and history:
 
 - a DM: the DM as a whole at the top level (``thread=None``), the thread when the rep
-  threads. A top-level DM is answered in its own thread, as Slack's agents do (the status
-  shows there while PRISM reads: no placeholder to edit);
+  threads. A top-level DM is answered in its own thread when Slack shows the status there,
+  as Slack's agents do (an agent app); else in place, after a placeholder;
 - a channel: always a thread — the mention's own ts starts one, a reply names its root.
 """
 
@@ -90,17 +90,25 @@ class Incoming(BaseModel):
         return self.kind == "dm"
 
     @property
-    def reply_thread(self) -> str:
-        """The ``thread_ts`` to reply with: always a thread — the message's own for a
-        top-level message (a DM too, as Slack's agents reply), else its thread's root."""
+    def reply_thread(self) -> str | None:
+        """The ``thread_ts`` of notes and of an answer shown without a status: a DM replies
+        in place, a channel always in a thread."""
+        if self.is_dm:
+            return self.thread_ts
+        return self.thread_ts or self.ts
+
+    @property
+    def status_thread(self) -> str:
+        """Where PRISM shows its working status — and, once Slack showed it, posts the
+        answer: the thread the message is in, or the one it starts (in a DM too, as
+        Slack's agents reply)."""
         return self.thread_ts or self.ts
 
     @property
     def conversation(self) -> Conversation:
         """Whose binding and history the turn uses, and whose order it keeps: the DM as a
         whole for a top-level DM, else the thread."""
-        thread = self.thread_ts if self.is_dm else self.reply_thread
-        return Conversation(team=self.team, channel=self.channel, thread=thread)
+        return Conversation(team=self.team, channel=self.channel, thread=self.reply_thread)
 
     @property
     def claim_key(self) -> str:
