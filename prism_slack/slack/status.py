@@ -12,7 +12,8 @@ app's Messages tab, the DM with PRISM.
   few companies PRISM has reports for. For an agent app the prompts are sent without
   ``thread_ts`` (Slack's method page: with it, the call fails silently for agent apps).
 - ``app_context_changed``: the rep is looking at another channel with the side panel open
-  (the first ``slack#/types/channel_id`` of ``context.entities``). When that channel is
+  (the first ``slack#/types/channel_id`` of ``context.entities``; the DM is the event's
+  ``channel``, or the one ``app_home_opened`` last named for that rep). When that channel is
   bound to a company, the DM is bound to it too — the side panel answers from the report
   of the channel in view — and the prompts name it. A channel without a binding leaves the
   DM's as it was.
@@ -108,6 +109,8 @@ class Panel:
         dm = Conversation(team=team, channel=channel)
         company = self._company(dm)
         try:
+            if event.get("user"):
+                self.store.remember_dm(team, str(event["user"]), channel)
             first = self.store.first_greeting(dm)
         except StoreUnavailable as e:
             logger.warning("panel %s: not greeted (store unavailable): %s", channel, e)
@@ -120,8 +123,8 @@ class Panel:
 
     def app_context_changed(self, event: dict[str, Any], *, team: str) -> None:
         """``app_context_changed``: the DM follows the binding of the channel in view."""
-        channel = str(event.get("channel") or "")
         viewed = _viewed_channel(event.get("context"))
+        channel = str(event.get("channel") or "") or self._dm_of(team, event.get("user"))
         if not channel or not viewed:
             logger.info("panel context changed without a DM or a channel in view; nothing to do")
             return
@@ -174,6 +177,14 @@ class Panel:
             "panel %s/%s follows channel %s (%s)", panel.channel, panel.thread, viewed, slug
         )
         return name
+
+    def _dm_of(self, team: str, user: object) -> str:
+        """The DM of ``user`` (an ``app_context_changed`` may not name it), or ``""``."""
+        try:
+            return (self.store.dm_of(team, str(user)) if user else None) or ""
+        except StoreUnavailable as e:
+            logger.warning("panel: the DM of %s is not known (store unavailable): %s", user, e)
+            return ""
 
     def _company(self, where: Conversation) -> str | None:
         """The company bound to ``where``, if any (and its report still exists)."""

@@ -21,6 +21,7 @@ key                                       type    value                         
                                                   at most ``history_limit``        (7 d)
 ``prism:engaged:<scope>``                 string  ``1``                            24 h
 ``prism:greeted:<scope>``                 string  ``1`` (the side panel greeted)   30 d
+``prism:dm:<team>:<user>``                string  the user's DM channel with PRISM 30 d
 ``prism:turnlog``                         stream  one entry per turn to answer:    entry deleted
                                                   turn id, nonce, the message;     when its turn
                                                   consumer group ``prism``         is finished
@@ -98,6 +99,10 @@ def engaged(where: Conversation) -> str:
 
 def greeted(where: Conversation) -> str:
     return f"{PREFIX}greeted:{scope(where)}"
+
+
+def dm_channel(team: str, user: str) -> str:
+    return f"{PREFIX}dm:{escape(team)}:{escape(user)}"
 
 
 HEALTH = PREFIX + "health:"

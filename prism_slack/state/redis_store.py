@@ -49,7 +49,8 @@ logger = logging.getLogger(__name__)
 MEMORY_DESCRIPTION: Final = "in-memory (embedded default; state is lost on restart)"
 
 GREETED_TTL_S: Final = 30 * DAY
-"""How long the side panel remembers it greeted a rep (it greets again after that)."""
+"""How long the side panel remembers it greeted a rep (it greets again after that), and
+which DM is theirs."""
 _WATCH_ATTEMPTS = 32
 AUDIT_INDEX_SIZE: Final = 10_000
 """How many recent turns ``prism:audits`` indexes."""
@@ -198,6 +199,16 @@ class RedisStateStore:
         key = keys.greeted(conversation)
         with redis_call("first_greeting", key):
             return bool(self._client.set(key, "1", nx=True, px=_ms(GREETED_TTL_S)))
+
+    def remember_dm(self, team: str, user: str, channel: str) -> None:
+        key = keys.dm_channel(team, user)
+        with redis_call("remember_dm", key):
+            self._client.set(key, channel, px=_ms(GREETED_TTL_S))
+
+    def dm_of(self, team: str, user: str) -> str | None:
+        key = keys.dm_channel(team, user)
+        with redis_call("dm_of", key):
+            return _text(self._client.get(key))
 
     # -- audit and feedback -------------------------------------------------------------
 
