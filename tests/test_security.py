@@ -439,7 +439,7 @@ def test_rate_limit_is_per_user_friendly_and_refills(
 ) -> None:
     harness = make_harness()
     clock = Clock()
-    harness.deps.state = open_state_store(
+    harness.worker.answerer.store = open_state_store(
         redis_server.url, rate_capacity=3, rate_refill_per_s=0.5, clock=clock
     )
     rep, other = unique("U"), unique("U")

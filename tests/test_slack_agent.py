@@ -276,7 +276,8 @@ def test_a_dm_without_words_gets_one_note(
     harness.drain()
     assert note.text == text and note.thread_ts is None
     assert harness.scripted.requests == [] and harness.fake.calls("chat.update") == []
-    [line] = handled(caplog, f"handled=answered notice={notice}")
+    [line] = handled(caplog, f" notice={notice}")
+    assert " handled=answered " in line
     assert f":{direct}:" in line
 
 

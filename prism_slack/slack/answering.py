@@ -327,13 +327,13 @@ class MessageAnswerer:
         level = logging.WARNING if outcome is Handled.FAILED else logging.INFO
         logger.log(
             level,
-            "slack message %s kind=%s handled=%s notice=%s retry=%s latency_ms=%.1f",
+            "slack message %s kind=%s handled=%s retry=%s latency_ms=%.1f%s",
             incoming.claim_key,
             incoming.kind,
             outcome.value,
-            incoming.notice.value if incoming.notice else None,
             retry_num,
             max(latency_ms, 0.0),
+            f" notice={incoming.notice.value}" if incoming.notice else "",
         )
 
 

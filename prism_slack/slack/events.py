@@ -4,9 +4,10 @@ Over HTTP these run in the request thread, before Slack gets its 200 (``app.even
 they only read the event and record the turn durably; a ``TurnWorker`` answers it.
 
 - ``message`` (``message.im``, ``message.channels``, ``message.groups``, ``message.mpim``):
-  a DM is always answered; a channel or group-DM message when it mentions the bot, or
-  when it is a reply in a thread where the bot is engaged and is not addressed to
-  someone else (``conversation``).
+  a DM is always answered (one without words gets a note); a channel or group-DM message
+  when it mentions the bot (an edit that adds the mention counts, once), or when it is a
+  reply in a thread where the bot is engaged and is for it (``addressing.for_prism``; a
+  reply that is not is one INFO line with why).
 - ``app_mention``: answered in the thread of the mention. Slack also sends the ``message``
   event of the same mention; both carry the same message identity, and only one is
   answered (see ``MessageAnswerer``).
@@ -19,7 +20,8 @@ they only read the event and record the turn durably; a ``TurnWorker`` answers i
 - ``channel_shared`` / ``channel_unshared``: ``Access`` learns at once that a channel is
   (no longer) shared with another organisation.
 - ``app_rate_limited`` (Slack is dropping our events): logged as an ERROR and acked.
-- The side panel's ``assistant_thread_*`` events: ``status``.
+- The side panel's events (``app_home_opened``, ``app_context_changed``, and the legacy
+  ``assistant_thread_*``): ``status``.
 """
 
 from __future__ import annotations
