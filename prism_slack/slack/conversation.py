@@ -171,10 +171,12 @@ def _edit(
     bot_id: str | None,
     shared: bool | None,
 ) -> Incoming | Skip:
-    """A ``message_changed`` event: answered only when the edit added the bot's mention
-    (as that mention, under the original message's identity)."""
+    """A ``message_changed`` event: answered only when the edit added the bot's mention in
+    a channel (as that mention, under the original message's identity; every DM message
+    was answered already)."""
     new, old = event.get("message"), event.get("previous_message")
-    if not isinstance(new, dict) or bot_user_id is None:
+    dm = str(event.get("channel_type") or "") in DM_CHANNEL_TYPES
+    if not isinstance(new, dict) or bot_user_id is None or dm:
         return Skip(reason="edited message")
     before = str(old.get("text") or "") if isinstance(old, dict) else ""
     if not mentions(str(new.get("text") or ""), bot_user_id) or mentions(before, bot_user_id):
@@ -184,9 +186,8 @@ def _edit(
     skip = _skip_reason(message, bot_user_id=bot_user_id, bot_id=bot_id)
     if skip is not None:
         return Skip(reason=f"edited message: {skip}")
-    dm = str(event.get("channel_type") or "") in DM_CHANNEL_TYPES
     found = _incoming(
-        "dm" if dm else "mention",
+        "mention",
         message,
         team=team,
         thread_ts=_thread_of(message),

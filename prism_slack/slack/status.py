@@ -165,7 +165,11 @@ class Panel:
             slug = self.state.get_binding(Conversation(team=panel.team, channel=viewed))
             if slug is None:
                 return None
-            name = self.reports.get(slug).company.name
+            report = self.reports.get(slug)
+            if not report.usable_in(panel.channel):  # access.channels keeps it out of here
+                logger.info("panel %s: %s is not usable here; not followed", panel.channel, slug)
+                return None
+            name = report.company.name
             if self.state.get_binding(panel) != slug:
                 self.state.set_binding(panel, slug=slug)
         except UnknownReportError:
