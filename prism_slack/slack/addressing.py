@@ -25,61 +25,11 @@ _BROADCAST = re.compile(r"<!(?:here|channel|everyone|subteam\^)")
 _MARKUP = re.compile(r"<[^>]*>")
 
 _NOT_NAMES = frozenset(
-    [
-        "also",
-        "and",
-        "anyway",
-        "are",
-        "but",
-        "can",
-        "cool",
-        "could",
-        "did",
-        "do",
-        "does",
-        "got",
-        "great",
-        "hey",
-        "hi",
-        "how",
-        "hmm",
-        "i",
-        "if",
-        "is",
-        "it",
-        "just",
-        "maybe",
-        "nice",
-        "no",
-        "now",
-        "ok",
-        "okay",
-        "perfect",
-        "please",
-        "prism",
-        "should",
-        "so",
-        "sorry",
-        "sure",
-        "tell",
-        "thanks",
-        "that",
-        "then",
-        "this",
-        "thx",
-        "well",
-        "what",
-        "when",
-        "where",
-        "which",
-        "who",
-        "why",
-        "will",
-        "would",
-        "yeah",
-        "yep",
-        "yes",
-    ]
+    """
+    also and anyway are but can cool could did do does got great hey hi how hmm i if is
+    it just maybe nice no now ok okay perfect please prism should so sorry sure tell
+    thanks that then this thx well what when where which who why will would yeah yep yes
+    """.split()  # noqa: SIM905 (a word list reads better as words)
 )
 """Capitalised first words that are not a colleague's name (``Also, …``, ``Great, …``)."""
 
