@@ -48,7 +48,7 @@ logger = logging.getLogger(__name__)
 
 MEMORY_DESCRIPTION: Final = "in-memory (embedded default; state is lost on restart)"
 
-GREETED_TTL_S: Final = 30 * DAY
+PANEL_TTL_S: Final = 30 * DAY
 """How long the side panel remembers it greeted a rep (it greets again after that), and
 which DM is theirs."""
 _WATCH_ATTEMPTS = 32
@@ -198,12 +198,12 @@ class RedisStateStore:
     def first_greeting(self, conversation: Conversation) -> bool:
         key = keys.greeted(conversation)
         with redis_call("first_greeting", key):
-            return bool(self._client.set(key, "1", nx=True, px=_ms(GREETED_TTL_S)))
+            return bool(self._client.set(key, "1", nx=True, px=_ms(PANEL_TTL_S)))
 
     def remember_dm(self, team: str, user: str, channel: str) -> None:
         key = keys.dm_channel(team, user)
         with redis_call("remember_dm", key):
-            self._client.set(key, channel, px=_ms(GREETED_TTL_S))
+            self._client.set(key, channel, px=_ms(PANEL_TTL_S))
 
     def dm_of(self, team: str, user: str) -> str | None:
         key = keys.dm_channel(team, user)
