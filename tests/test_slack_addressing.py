@@ -27,6 +27,10 @@ FOR_PRISM = [
     "Why did their margin drop",
     "explain the second point",
     "any red flags in their financials?",
+    "How should I open the call with their CFO?",
+    "where does that number come from?",
+    "can you give me more detail on that?",
+    "how confident are you in that figure?",
 ]
 
 NOT_FOR_PRISM = [
@@ -51,6 +55,15 @@ NOT_FOR_PRISM = [
     ("on it", "logistics"),
     ("lol", "thanks"),
     ("this is going to be a tough one", "no question"),
+    ("who's taking notes?", "logistics"),
+    ("what time is the call?", "logistics"),
+    ("when's the call?", "logistics"),
+    ("could you two sync on pricing?", "people"),
+    ("+1", "thanks"),
+    (":+1:", "thanks"),
+    ("agreed, good to know", "thanks"),
+    ("Interesting, didn't know that", "no question"),
+    ("ping me when you're back", "logistics"),
 ]
 
 

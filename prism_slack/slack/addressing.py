@@ -40,7 +40,8 @@ _TO_A_COLLEAGUE = re.compile(
 """A colleague spoken to by name: ``Dana, …``, ``— Dana can you …``, ``thanks Sam, …``."""
 
 _TO_PEOPLE = re.compile(
-    r"\b(?:anyone|anybody|someone|somebody|everyone|you guys|y'all|folks|team|guys)\b",
+    r"\b(?:anyone|anybody|someone|somebody|everyone|you guys|y'all|folks|team|guys|"
+    r"you two|you both|both of you|all of you)\b",
     re.IGNORECASE,
 )
 _FIRST_PERSON_PLAN = re.compile(
@@ -49,13 +50,15 @@ _FIRST_PERSON_PLAN = re.compile(
     re.IGNORECASE,
 )
 _LOGISTICS = re.compile(
-    r"\b(?:deck|slides|invite|calendar|zoom|meet(?:ing)?|lunch|dinner|standup|sync|"
-    r"call (?:at|on|tomorrow|today)|send (?:me|it|over|the)|forward|cc|loop (?:in|me))\b",
+    r"\b(?:deck|slides|invite|calendar|zoom|meet(?:ing)?|lunch|dinner|standup|sync|agenda|"
+    r"notes|what time|call (?:at|on|tomorrow|today)|when(?:'s| is) (?:the|our) call|"
+    r"send (?:me|it|over|the)|forward|cc|loop (?:in|me)|dm me|ping me|talk (?:later|soon))\b",
     re.IGNORECASE,
 )
 _ACKNOWLEDGEMENT = re.compile(
     r"^(?:thanks|thank you|thx|ty|cheers|great|nice|cool|perfect|awesome|got it|ok(?:ay)?|"
-    r"sounds good|makes sense|lol|haha|yes|yep|no|nope|sure|\+1|:[a-z0-9_+-]+:)\b",
+    r"sounds good|makes sense|lol|haha|yes|yep|yup|no|nope|sure|agreed|same|exactly|"
+    r"\+1|:[a-z0-9_+-]+:)",
     re.IGNORECASE,
 )
 _QUESTION_START = re.compile(
