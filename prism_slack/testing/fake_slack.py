@@ -27,8 +27,9 @@ with form or JSON bodies, the way Slack does:
   legacy app); an empty status clears it. ``setSuggestedPrompts`` of an agent app takes no
   ``thread_ts`` — with one, Slack's call "fails silently": ``ok`` but nothing shown, which
   ``prompts_shown()`` tells — and a legacy app's only works in assistant threads;
-- Enterprise Grid: ``enterprise_id`` makes the install an org's (``auth.test`` says so),
-  and ``add_user(..., enterprise_id=...)`` a person of an org (``enterprise_user``).
+- Enterprise Grid: with ``enterprise_id`` the workspace belongs to that org (``auth.test``
+  says so), and ``add_user(..., enterprise_id=...)`` makes a person of an org
+  (``enterprise_user``).
 
 ``response_url(...)`` hands out URLs on the same server for slash-command and
 interactivity ``respond()``; posts to them are recorded as method ``"response_url"``.
@@ -375,7 +376,7 @@ class FakeSlack(HTTPService):
             "team_id": self.team_id,
             "user_id": self.bot_user_id,
             "bot_id": self.bot_id,
-            "is_enterprise_install": self.enterprise_id is not None,
+            "is_enterprise_install": False,
             **({"enterprise_id": self.enterprise_id} if self.enterprise_id else {}),
         }
 
