@@ -32,7 +32,7 @@ from prism_slack.verdict import Check, Reason
 from prism_slack.verify.anchors import matches
 from prism_slack.verify.index import LeafFacts
 from prism_slack.verify.numbers import QKind, Quantity
-from prism_slack.verify.text import path_words, squash_name
+from prism_slack.verify.text import fold, path_words, squash_name
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,8 +172,10 @@ def _no_proof(  # noqa: PLR0917
     claim_text: str,
 ) -> Rule | None:
     """The rule that says this failure is no proof, or ``None`` when it stands."""
-    if reason.check not in (Check.ANCHOR_WARRANT, Check.ENTITY_WARRANT, Check.ATTRIBUTE_WARRANT):
-        return None
+    if not cited or reason.check not in (
+        Check.ANCHOR_WARRANT, Check.ENTITY_WARRANT, Check.ATTRIBUTE_WARRANT,
+    ):  # fmt: skip
+        return None  # nothing cited: no value of the report can support the claim
     if any(f is None or f.kind is FactKind.UNTYPED for f in facts):
         return FAIL_UNTYPED
     m = _QUOTED.match(reason.message)
@@ -186,6 +188,8 @@ def _no_proof(  # noqa: PLR0917
             return None
         if _beyond(q, said, reason, cited, facts, claim_text):
             return FAIL_BEYOND
+        if " counts " in reason.message:
+            return None  # a cited list counted: its size is typed
         dims = set().union(*(_dimensions(f, leaf) for f, leaf in zip(facts, cited, strict=True)))
         could = set(_COMPARABLE[_dimension(q)])
         if q.year_like:
@@ -281,7 +285,8 @@ def _dimensions(fact: TypedFact | None, leaf: LeafFacts) -> set[str]:
         return {_UNIT_DIMENSION[fact.quantity.unit]}
     if fact.kind is FactKind.DATE:
         return {"date"}
-    return {_dimension(q) for q in leaf.quantities if not q.from_path}
+    found = {_dimension(q) for q in leaf.quantities if not q.from_path}
+    return found | ({"date"} if any(q.year_like for q in leaf.quantities) else set())
 
 
 def _name_unproven(
@@ -305,13 +310,13 @@ def _name_unproven(
     cited_paths = {leaf.path for leaf in cited}
     if squashed in _report_names(report, frozenset(cited_paths)):
         return None
-    words = re.findall(r"[A-Za-z]+", name.lower())
+    words = re.findall(r"[A-Za-z]+", fold(name).lower())
     if all(zipf_frequency(w, "en") >= COMMON_ZIPF for w in words) or (
         opener and len(words) == 1 and zipf_frequency(words[0], "en") >= OPENER_ZIPF
     ):
-        return FAIL_NAME_FORM
-    own = {w for n in [report.company.name, *report.company.aliases] for w in _words(n)}
-    if squashed in squash_name(report.company.name) or own & {w for w in words if len(w) > 3}:
+        return FAIL_NAME_FORM  # common words (a place, a people, a season) may be said otherwise
+    own = {w for n in [report.company.name, *report.company.aliases] for w in _words(fold(n))}
+    if squashed in squash_name(fold(report.company.name)) or own & {w for w in words if len(w) > 3}:
         return FAIL_NAME_FORM  # the prospect's own name, or part of it
     tokens = {
         squash_name(token)
@@ -418,15 +423,16 @@ def _no_currency(f: TypedFact) -> bool:
     return f.quantity is not None and f.quantity.currency is None
 
 
-@lru_cache(maxsize=1)
-def _assertion_words() -> frozenset[str]:
-    text = resources.files("prism_slack.data").joinpath("proof").joinpath("assertion_words.txt")
+@lru_cache(maxsize=8)
+def _data(name: str) -> frozenset[str]:
+    """A word list of ``prism_slack/data/proof/``: a word a line, ``#`` comments."""
+    text = resources.files("prism_slack.data").joinpath("proof").joinpath(f"{name}.txt")
     lines = (line.strip() for line in text.read_text("utf-8").splitlines())
     return frozenset(line for line in lines if line and not line.startswith("#"))
 
 
 def _assertions(text: str) -> set[str]:
-    return set(re.findall(r"[a-z]+", text.lower())) & _assertion_words()
+    return set(re.findall(r"[a-z]+", text.lower())) & _data("assertion_words")
 
 
 def _other_field_named(
