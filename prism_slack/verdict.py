@@ -51,6 +51,14 @@ class Check(IntEnum):
         return self.name.lower()
 
 
+class Status(StrEnum):
+    """The three states a claim ends in (DESIGN §6): only proof moves it out of the middle."""
+
+    SETTLED = "settled"
+    UNDECIDED = "undecided"
+    FAILED = "failed"
+
+
 class Problem(NamedTuple):
     """What one rule of a check found: the rule's id (``verify.rules``) and a one-line
     message. The verifier makes it a ``Reason`` of the check that ran the rule."""
@@ -116,6 +124,16 @@ class ClaimVerdict(BaseModel):
     nothing anchored …), each naming its rule. Empty unless ``undecided``."""
     derivations: list[Derivation] = []
     """Figures warranted by arithmetic over the cited fields, for a footnote to show."""
+
+    @property
+    def status(self) -> Status:
+        """``failed`` (withheld; no judge rescues it), ``undecided`` (the judge decides)
+        or ``settled`` (posted with no judge). DESIGN §6."""
+        if not self.supported:
+            return Status.FAILED
+        if self.undecided:
+            return Status.UNDECIDED
+        return Status.SETTLED
 
 
 class Label(StrEnum):

@@ -44,14 +44,10 @@ from prism_slack.reports.model import Report
 from prism_slack.settings import JudgeMode
 from prism_slack.verdict import ClaimVerdict
 from prism_slack.verify import promote, verify_claim
-from prism_slack.verify.checks import NOTHING_ANCHORED
 
 logger = logging.getLogger(__name__)
 
-UNANCHORED_UNJUDGED = (
-    "no judge: the checks cannot settle this claim, and nothing in it (no number, date or "
-    "name) is anchored to a cited value"
-)
+UNJUDGED = "no judge: the checks cannot settle this claim, and no judge ran to decide it"
 
 
 @dataclass
@@ -120,14 +116,15 @@ def judge_rewrite(
 
 
 def _unjudged(out: Judged, verdict: ClaimVerdict) -> None:
-    """An undecided claim no judge saw: posted at its rung when anchored (or when it
-    restates the values it cites), else withheld."""
-    unanchored = any(r.rule == NOTHING_ANCHORED.rule for r in verdict.undecided_reasons)
-    if verdict.restates or not unanchored:
+    """An undecided claim no judge saw. One that only restates the single values it cites
+    and names (``restates``: every figure bound, one framing word unfound) is posted at its
+    rung, marked as not entailment-checked; any other is withheld: without a judge the
+    product fails closed (DESIGN §7)."""
+    if verdict.restates:
         out.unchecked.add(len(out.posted))
         out.posted.append(verdict)
     else:
-        out.withheld.append(WithheldClaim(claim=verdict.claim, reasons=[UNANCHORED_UNJUDGED]))
+        out.withheld.append(WithheldClaim(claim=verdict.claim, reasons=[UNJUDGED]))
 
 
 def _apply(

@@ -38,7 +38,7 @@ from prism_slack.claims import Claim
 from prism_slack.language import stem, words
 from prism_slack.reports.model import Report
 from prism_slack.verdict import Check, Derivation, Problem, Reason
-from prism_slack.verify import concepts, lexicon
+from prism_slack.verify import concepts, lexicon, proof
 from prism_slack.verify.anchors import (
     KEY_REACH,
     Anchoring,
@@ -983,16 +983,23 @@ def assess(
     doubts = [] if reasons else list(ctx.attribute.doubts)
     if doubts and not ctx.anchored:
         doubts.append(NOTHING_ANCHORED)
-    undecided = tuple(_reason(Check.ATTRIBUTE_WARRANT, p) for p in doubts)
-    restates = bool(undecided) and ctx.restates
-    return Assessment(reasons, undecided, tuple(ctx.derivations), restates)
+    unfound = [_reason(Check.ATTRIBUTE_WARRANT, p) for p in doubts]
+    derivations = tuple(ctx.derivations)
+    kept, unproven = proof.decide(
+        report, ctx.cited, ctx.found.quantities, reasons,
+        settled=not unfound, derived=frozenset(d.figure for d in derivations),
+        claim_text=claim.text,
+    )  # fmt: skip
+    undecided = () if kept else (*unfound, *unproven)
+    restates = bool(undecided) and ctx.restates and not unproven
+    return Assessment(kept, undecided, derivations, restates)
 
 
 NOTHING_ANCHORED = Problem(
     "attribute.nothing_anchored",
     "nothing in the claim (no number, date or name) is anchored to a cited value",
 )
-"""Said of an undecided claim with nothing anchored: with no judge, it is withheld."""
+"""Said of an undecided claim with nothing anchored."""
 
 
 def _reason(check: Check, problem: Problem) -> Reason:
