@@ -74,6 +74,10 @@ RULES = (
     SETTLE_ASSERTION,
 )  # fmt: skip
 
+_PROOFS = frozenset({"anchor.nothing_cited", "anchor.count_mismatch"})
+"""Failures that are proof whatever the cited values are: a figure smuggled into a claim
+that cites nothing (DESIGN §6.8), a count of a cited list's items."""
+
 COMMON_ZIPF = 4.0
 """A capitalised word this common in English (``Spring``, ``Independence``) may be said in
 other words than the report's: never proof on its own."""
@@ -157,6 +161,8 @@ def _no_proof(
     """The rule that says this failure is no proof, or ``None`` when it stands."""
     if reason.check not in (Check.ANCHOR_WARRANT, Check.ENTITY_WARRANT, Check.ATTRIBUTE_WARRANT):
         return None
+    if reason.rule in _PROOFS:
+        return None
     if any(f is None or f.kind is FactKind.UNTYPED for f in facts):
         return FAIL_UNTYPED
     m = _QUOTED.match(reason.message)
@@ -164,8 +170,6 @@ def _no_proof(
         return None
     said = m.group(1)
     if reason.check is Check.ANCHOR_WARRANT:
-        if " counts " in reason.message or "the report lists" in reason.message:
-            return None
         q = next((q for q in found if q.text == said), None)
         if q is None:
             return None
