@@ -84,6 +84,12 @@ RULES = (
     SETTLE_ASSERTION, SETTLE_LEVEL, SETTLE_FIELD,
 )  # fmt: skip
 
+COUNT_MISMATCH = "anchor.count_mismatch"
+"""A cited list counted: its size is typed."""
+_PROOFS = frozenset({"anchor.nothing_cited"})
+"""Failures that are proof whatever the cited values are: a figure smuggled into a claim
+that cites nothing (DESIGN §6.8)."""
+
 COMMON_ZIPF = 4.0
 """A name made only of words this common in English (``American``, ``North America``,
 ``Independence Day``) may be said in other words than the report's (``United States``)."""
@@ -178,6 +184,8 @@ def _no_proof(  # noqa: PLR0917
         Check.ANCHOR_WARRANT, Check.ENTITY_WARRANT, Check.ATTRIBUTE_WARRANT,
     ):  # fmt: skip
         return None  # nothing cited: no value of the report can support the claim
+    if reason.rule in _PROOFS:
+        return None
     if any(f is None or f.kind is FactKind.UNTYPED for f in facts):
         return FAIL_UNTYPED
     m = _QUOTED.match(reason.message)
@@ -190,7 +198,7 @@ def _no_proof(  # noqa: PLR0917
             return None
         if _beyond(q, said, reason, cited, facts, claim_text):
             return FAIL_BEYOND
-        if " counts " in reason.message:
+        if reason.rule == COUNT_MISMATCH:
             return None  # a cited list counted: its size is typed
         dims = set().union(*(_dimensions(f, leaf) for f, leaf in zip(facts, cited, strict=True)))
         could = set(_COMPARABLE[_dimension(q)])
@@ -236,7 +244,7 @@ def _beyond(  # noqa: PLR0917
         and any(f is not None and said_year in f.display for f in facts)
     ):
         return True  # the year is there (or counted as a list's size): the wording is not read
-    if " counts " in reason.message:
+    if reason.rule == COUNT_MISMATCH:
         return False
     if (
         q.bound != "eq"
