@@ -94,7 +94,8 @@ COMMON_ZIPF = 4.0
 """A name made only of words this common in English (``American``, ``North America``,
 ``Independence Day``) may be said in other words than the report's (``United States``)."""
 
-_QUOTED = re.compile(r"^'([^']+)'")
+_QUOTED = re.compile(r"^'(.+?)'(?=[\s:,.]|$)")
+"""The figure or name a reason quotes first (``'Kenji's Apigee' appears in …``)."""
 _UNIT_DIMENSION = {
     Unit.CURRENCY: "money",
     Unit.PERCENT: "percent",
@@ -460,19 +461,23 @@ def _other_field_named(
     if len(cited) < 2:
         return None
     said = set(re.findall(r"[a-z0-9]+", text.lower()))
-    folded = " ".join(re.findall(r"[a-z0-9]+", text.lower()))
-    for leaf in cited:
+    folded = f" {' '.join(re.findall(r'[a-z0-9]+', text.lower()))} "
+
+    def holds(leaf: LeafFacts) -> bool:
         value = " ".join(re.findall(r"[a-z0-9]+", leaf.record_text.lower()))
-        holds = any(matches(q, v) for q in found if not q.optional for v in leaf.quantities) or (
-            len(value) >= 3 and not value.isdigit() and f" {value} " in f" {folded} "
-        )
-        if not holds:
+        if any(matches(q, v) for q in found if not q.optional for v in leaf.quantities):
+            return True
+        return len(value) >= 3 and not value.isdigit() and f" {value} " in folded
+
+    stated = {leaf.path for leaf in cited if holds(leaf)}
+    for leaf in cited:
+        if leaf.path not in stated:
             continue
         own = _key_tokens(leaf.path)
         for other in cited:
             theirs = _key_tokens(other.path)
-            if other.path == leaf.path or not own & theirs:
-                continue
+            if other.path in stated or not own & theirs:
+                continue  # a sibling whose own value the claim states names that value
             if (theirs - own) & said and not (own - theirs) & said:
                 return leaf.path
     return None
