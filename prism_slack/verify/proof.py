@@ -197,7 +197,7 @@ def _no_proof(  # noqa: PLR0917
         q = next((q for q in found if q.text == said), None)
         if q is None:
             return None
-        if _beyond(q, said, reason, cited, facts, claim_text):
+        if _beyond(q, said, reason, cited, facts, claim_text, report.company.name):
             return FAIL_BEYOND
         if reason.rule == COUNT_MISMATCH:
             return None  # a cited list counted: its size is typed
@@ -217,9 +217,9 @@ def _no_proof(  # noqa: PLR0917
     return None
 
 
-_VAGUE_DATE = re.compile(
-    r"\b(?:early|late|spring|summer|autumn|fall|winter|end|start|beginning)\b", re.I
-)
+_VAGUE = r"(?:early|late|middle|mid|spring|summer|autumn|fall|winter|end|start|beginning)"
+_VAGUE_DATE = re.compile(rf"\b{_VAGUE}\b", re.I)
+_SPANS = r"(?:decades?|centur(?:y|ies)|years?|months?|weeks?|days?)"
 _CALENDAR_UNITS = frozenset({"month", "months", "year", "years"})
 
 
@@ -230,6 +230,7 @@ def _beyond(  # noqa: PLR0917
     cited: Sequence[LeafFacts],
     facts: Sequence[TypedFact | None],
     text: str,
+    report_name: str,
 ) -> bool:
     """Does the figure need reckoning the checks do not do: a decade or century, a vague
     date (``late 2024``), a year the cited dates hold but said in other words, months
@@ -238,6 +239,21 @@ def _beyond(  # noqa: PLR0917
     decade = re.search(r"\b(?:\d{3}0|'\d0)'?s\b", said)
     if decade or century or _VAGUE_DATE.search(said):
         return True
+    figure = re.escape(said)
+    if re.search(rf"\b{_VAGUE}\s+(?:of\s+)?(?:the\s+)?(?:year\s+)?{figure}", text, re.I):
+        return True  # ``middle 1960``, ``the spring of 1874``: a part of the year
+    if q.kind is QKind.NUMBER and re.search(
+        rf"\b(?:was|were|is|aged?|age of|at)\s+(?:about\s+|around\s+)?{figure}\b"
+        rf"(?!\s*(?:%|percent))|{figure}(?:th)?\s+(?:years?\s+old|birthday)",
+        text,
+        re.I,
+    ):
+        return True  # an age, reckoned from dates the checks do not subtract
+    dated = any(f is not None and f.kind is FactKind.DATE for f in facts)
+    if dated and re.search(rf"{figure}\s+(?:\w+\s+)?{_SPANS}\b", text, re.I):
+        return True  # a span of time against dates: arithmetic the checks do not do
+    if said in report_name:
+        return True  # a figure of the prospect's own name (``the 1984 Winter Olympics``)
     said_year = str(int(q.value)) if q.year_like else ""
     if (
         said_year
@@ -321,13 +337,17 @@ def _name_unproven(
     if squashed in _report_names(report, frozenset(cited_paths)):
         return None
     words = re.findall(r"[A-Za-z]+", fold(name).lower())
-    plain = re.fullmatch(r"[A-Za-z]+(?: [A-Za-z]+)*", fold(name)) is not None
+    plain = re.fullmatch(r"[A-Za-z]+(?:[ -][A-Za-z]+)*", fold(name)) is not None
     claim_words = _claim_words(text)
     slot_named = any(
         f is not None and f.kind is FactKind.NAME and _key_words(f.path) & claim_words
         for f in facts
     )  # ``They use X for reviews`` citing ``vendors.reviews``: X fills that slot
-    if plain and not slot_named and all(zipf_frequency(w, "en") >= COMMON_ZIPF for w in words):
+    if (
+        plain
+        and not (slot_named and len(words) > 1)
+        and all(zipf_frequency(w, "en") >= COMMON_ZIPF for w in words)
+    ):
         return FAIL_NAME_FORM  # common words (a place, a people, a season) may be said otherwise
     own = {w for n in [report.company.name, *report.company.aliases] for w in _words(fold(n))}
     if squashed in squash_name(fold(report.company.name)) or own & {w for w in words if len(w) > 3}:
@@ -338,6 +358,14 @@ def _name_unproven(
         if f is not None and f.text is not None
         for token in re.findall(r"[A-Za-z][A-Za-z.]*", f.text)
     }
+    initials = {
+        "".join(w[0] for w in phrase.split()).lower()
+        for f in facts
+        if f is not None and f.text is not None
+        for phrase in re.findall(r"[A-Z][a-z]+(?: [A-Z][a-z]+)+", f.text)
+    }
+    if squashed in initials:
+        return FAIL_NAME_FORM  # ``U.S.`` for ``United States``
     parts = [squash_name(w) for w in re.findall(r"[A-Za-z][A-Za-z.]*", name)]
     if parts and all(any(_form_of(p, t, dotted) for t, dotted in tokens if t) for p in parts if p):
         return FAIL_NAME_FORM
