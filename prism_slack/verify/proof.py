@@ -217,7 +217,8 @@ def _no_proof(  # noqa: PLR0917
     return None
 
 
-_VAGUE = r"(?:early|late|middle|mid|spring|summer|autumn|fall|winter|end|start|beginning)"
+_VAGUE = r"(?:early|late|middle|spring|summer|autumn|fall|winter|end|start|beginning)"
+"""Words for a part of a year the date grammar does not read (it reads ``mid-2026``)."""
 _VAGUE_DATE = re.compile(rf"\b{_VAGUE}\b", re.I)
 _SPANS = r"(?:decades?|centur(?:y|ies)|years?|months?|weeks?|days?)"
 _CALENDAR_UNITS = frozenset({"month", "months", "year", "years"})
@@ -237,13 +238,17 @@ def _beyond(  # noqa: PLR0917
     against days, or arithmetic over two cited numbers?"""
     century = re.search(rf"{re.escape(said)}\s+centur", text, re.I)
     decade = re.search(r"\b(?:\d{3}0|'\d0)'?s\b", said)
-    if decade or century or _VAGUE_DATE.search(said):
-        return True
     figure = re.escape(said)
-    if re.search(rf"\b{_VAGUE}\s+(?:of\s+)?(?:the\s+)?(?:year\s+)?{figure}", text, re.I):
-        return True  # ``middle 1960``, ``the spring of 1874``: a part of the year
+    letters = re.sub(_VAGUE, "", said, flags=re.I)
+    yearly = q.year_like or (
+        q.kind in (QKind.DATE, QKind.PERIOD) and not re.search(r"[A-Za-z]{3}", letters)
+    )  # a year, perhaps with a vague part (``late 2024``), no month
+    if decade or century or (yearly and _VAGUE_DATE.search(said)):
+        return True
+    if yearly and re.search(rf"\b{_VAGUE}\s+(?:of\s+)?(?:the\s+)?(?:year\s+)?{figure}", text, re.I):
+        return True  # ``middle 1960``, ``the spring of 1874``: a part of a year
     if q.kind is QKind.NUMBER and re.search(
-        rf"\b(?:was|were|is|aged?|age of|at)\s+(?:about\s+|around\s+)?{figure}\b"
+        rf"\b(?:when\s+\w+\s+(?:was|were|is|turned)|aged?|age of)\s+(?:about\s+)?{figure}\b"
         rf"(?!\s*(?:%|percent))|{figure}(?:th)?\s+(?:years?\s+old|birthday)",
         text,
         re.I,
