@@ -34,6 +34,10 @@ def build_models(settings: Settings) -> tuple[AnswerModel, Judge | None]:
     return FallbackModel(GeminiAnswerModel(client), offline), GeminiJudge(client)
 
 
+def open_report_store(settings: Settings) -> FileReportStore:
+    return FileReportStore(settings.prism_reports_dir, max_bytes=settings.report_max_bytes)
+
+
 def build_turn_deps(
     settings: Settings,
     *,
@@ -47,7 +51,7 @@ def build_turn_deps(
         url = settings.redis_url.get_secret_value() if settings.redis_url else None
         state = open_state_store(url)
     return TurnDeps(
-        reports=reports or FileReportStore(settings.prism_reports_dir),
+        reports=reports or open_report_store(settings),
         state=state,
         model=model,
         judge=judge,
