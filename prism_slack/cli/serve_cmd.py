@@ -19,8 +19,9 @@ import redis
 from slack_bolt.error import BoltError
 from slack_sdk.errors import SlackClientError
 
+from prism_slack import preload
 from prism_slack.errors import PrismError, StoreUnavailable
-from prism_slack.ports import StateStore
+from prism_slack.ports import ReportStore, StateStore
 from prism_slack.settings import Settings
 from prism_slack.slack.app import SlackOptions, build_app
 from prism_slack.slack.client import slack_credentials
@@ -99,7 +100,10 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         turn_budget_s=settings.prism_turn_budget_s,
     )
     slack_options = slack_options_from(settings, listener_threads=args.listener_threads)
-    PrismGunicorn(lambda: create_wsgi_app(settings, slack_options), options).run()
+    preload.warm(deps.reports, playbook_text=deps.playbook_text)
+    preload.freeze()  # the workers share what is loaded so far, copy-on-write
+    reports = deps.reports
+    PrismGunicorn(lambda: create_wsgi_app(settings, slack_options, reports), options).run()
     return 0
 
 
@@ -127,9 +131,12 @@ def check_store(state: StateStore, *, redis_url: bool, command: str = "serve") -
     return None
 
 
-def create_wsgi_app(settings: Settings, options: SlackOptions | None = None) -> WSGIApplication:
-    """Build one worker's app: ports, Bolt app (and its turn worker), WSGI router."""
-    deps = build_turn_deps(settings)
+def create_wsgi_app(
+    settings: Settings, options: SlackOptions | None = None, reports: ReportStore | None = None
+) -> WSGIApplication:
+    """Build one worker's app: ports, Bolt app (and its turn worker), WSGI router.
+    ``reports`` is the store the master loaded (shared copy-on-write), else a new one."""
+    deps = build_turn_deps(settings, reports=reports)
     app = build_app(settings, deps, options=options)
     secret = slack_credentials(settings, mode="http").signing_secret
     return build_wsgi_app(app, deps.state, signing_secret=secret)
