@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from prism_slack.errors import PrismError, UnknownReportError
-from prism_slack.pipeline.result import TurnResult
+from prism_slack.errors import PrismError, StoreUnavailable
+from prism_slack.pipeline.result import Outcome, TurnResult
 from prism_slack.pipeline.turn import TurnDeps, run_turn
 from prism_slack.ports import Conversation
 from prism_slack.render.text import render_text
@@ -45,20 +45,44 @@ def deps_for(args: argparse.Namespace, settings: Settings) -> TurnDeps:
     return deps
 
 
+EXIT_OK = 0
+EXIT_FAILED = 1
+"""The turn ran but could not answer (the model or the store failed mid-turn)."""
+EXIT_CONFIG = 2
+
+
 def run(args: argparse.Namespace, settings: Settings) -> int:
     try:
         deps = deps_for(args, settings)
         if args.report is not None:
             deps.reports.get(args.report)
-    except (UnknownReportError, PrismError) as e:
+        check_state(deps)
+    except PrismError as e:
         print(f"prism ask: {e}", file=sys.stderr)
-        return 2
+        return EXIT_CONFIG
     result = run_turn(" ".join(args.question), CLI_CONVERSATION, deps, report=args.report)
     if args.json:
         print(json.dumps(as_json(result), indent=2, ensure_ascii=False))
     else:
         print(render_text(result, color=sys.stdout.isatty()))
-    return 0
+    return EXIT_FAILED if result.outcome is Outcome.FAILED else EXIT_OK
+
+
+def check_state(deps: TurnDeps) -> None:
+    """``StoreUnavailable`` naming the store and the fix, unless the state store works."""
+    try:
+        deps.state.round_trip()
+    except StoreUnavailable as e:
+        raise StoreUnavailable(store_problem(deps.state.description, e)) from e
+
+
+def store_problem(description: str, error: Exception) -> str:
+    """What failed and the fix, for a state store that cannot be reached."""
+    cause = error.__cause__ or error
+    return (
+        f"cannot reach the state store, {description} ({type(cause).__name__}: {cause}): "
+        "check REDIS_URL and that Redis is up, or unset REDIS_URL to keep state in memory"
+    )
 
 
 def as_json(result: TurnResult) -> dict[str, Any]:

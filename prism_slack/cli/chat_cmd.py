@@ -13,7 +13,7 @@ import threading
 import uuid
 from typing import Any, TextIO
 
-from prism_slack.cli.ask_cmd import add_reports_dir, deps_for
+from prism_slack.cli.ask_cmd import add_reports_dir, check_state, deps_for
 from prism_slack.errors import PrismError, StoreUnavailable
 from prism_slack.pipeline.binding import bind_company
 from prism_slack.pipeline.result import TurnResult
@@ -37,6 +37,7 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace, settings: Settings) -> int:
     try:
         deps = deps_for(args, settings)
+        check_state(deps)
         where = Conversation(team="cli", channel="chat", thread=uuid.uuid4().hex)
         if args.report is not None:
             report = deps.reports.get(args.report)

@@ -20,15 +20,17 @@ from slack_bolt.error import BoltError
 from slack_sdk.errors import SlackClientError
 
 from prism_slack import preload
-from prism_slack.errors import PrismError, StoreUnavailable
+from prism_slack.errors import ConfigError, PrismError, StoreUnavailable
+from prism_slack.pipeline.turn import TurnDeps
 from prism_slack.ports import ReportStore, StateStore
+from prism_slack.preflight import explain_slack_error, quiet_slack, token_problems
 from prism_slack.settings import Settings
 from prism_slack.slack.app import SlackOptions, build_app
 from prism_slack.slack.client import slack_credentials
 from prism_slack.slack.server import PrismGunicorn, build_wsgi_app, gunicorn_options
 from prism_slack.slack.socket_mode import build_socket_handler, run_socket_mode
 from prism_slack.state.persistence import Persistence
-from prism_slack.wiring import build_turn_deps
+from prism_slack.wiring import build_turn_deps, open_report_store
 
 DEFAULT_WORKERS = 2
 DEFAULT_THREADS = 8
@@ -76,10 +78,13 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     """`prism serve`: check the configuration here, then let gunicorn run the workers."""
     try:
         slack_credentials(settings, mode="http")
-        deps = build_turn_deps(settings)  # fail fast on bad reports dir or REDIS_URL
-        build_app(settings, deps, options=SlackOptions(start_worker=False))  # auth.test
-    except (PrismError, BoltError, SlackClientError, OSError) as e:
+        deps = start_up_deps(settings)
+        with quiet_slack():
+            build_app(settings, deps, options=SlackOptions(start_worker=False))  # auth.test
+    except PrismError as e:
         return _fail("serve", e)
+    except (BoltError, SlackClientError, OSError) as e:
+        return _fail("serve", explain_slack_error(e, settings))
     problem = check_store(deps.state, redis_url=settings.redis_url is not None)
     if problem is not None:
         return _fail("serve", problem)
@@ -124,7 +129,13 @@ def check_store(state: StateStore, *, redis_url: bool, command: str = "serve") -
             return e
         print(f"prism {command}: warning: {e}", file=sys.stderr)
         return None
-    if redis_url:
+    if not redis_url:
+        print(
+            f"prism {command}: warning: REDIS_URL is not set: bindings, history and audit "
+            "records are kept in this process's memory and lost on restart",
+            file=sys.stderr,
+        )
+    else:
         report = state.persistence()
         if report.status is not Persistence.ON:
             print(f"prism {command}: warning: {report.detail}", file=sys.stderr)
@@ -153,21 +164,41 @@ def run_socket(args: argparse.Namespace, settings: Settings) -> int:
     """`prism socket`: connect over Socket Mode and serve until SIGINT/SIGTERM."""
     try:
         credentials = slack_credentials(settings, mode="socket")
-        deps = build_turn_deps(settings)
+        deps = start_up_deps(settings)
         problem = check_store(
             deps.state, redis_url=settings.redis_url is not None, command="socket"
         )
         if problem is not None:
             return _fail("socket", problem)
         options = slack_options_from(settings, listener_threads=DEFAULT_LISTENER_THREADS)
-        app = build_app(settings, deps, mode="socket", options=options)
-    except (PrismError, BoltError, SlackClientError, OSError) as e:
+        with quiet_slack():
+            app = build_app(settings, deps, mode="socket", options=options)
+    except PrismError as e:
         return _fail("socket", e)
+    except (BoltError, SlackClientError, OSError) as e:
+        return _fail("socket", explain_slack_error(e, settings))
     assert credentials.app_token is not None
     run_socket_mode(build_socket_handler(app, credentials.app_token))
     return 0
 
 
-def _fail(command: str, error: Exception) -> int:
+def start_up_deps(settings: Settings) -> TurnDeps:
+    """The ports, checked before anything starts: Slack token formats (before any network
+    call), the reports directory, REDIS_URL, and no report duplicating another (a server
+    refuses to start rather than serve one company's report in place of another's)."""
+    problems = token_problems(settings)
+    if problems:
+        raise ConfigError("; ".join(problems))
+    reports = open_report_store(settings)
+    if reports.refused:
+        listing = "\n  ".join(str(e) for e in reports.refused.values())
+        raise ConfigError(
+            f"refusing to start: {len(reports.refused)} report files duplicate another "
+            f"report, and no report may silently replace another:\n  {listing}"
+        )
+    return build_turn_deps(settings, reports=reports)
+
+
+def _fail(command: str, error: Exception | str) -> int:
     print(f"prism {command}: {error}", file=sys.stderr)
     return 2
