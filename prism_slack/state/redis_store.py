@@ -338,8 +338,8 @@ def open_state_store(
 ) -> RedisStateStore:
     """The store on ``redis_url`` (``redis://``, ``rediss://``, ``unix://``).
 
-    With no URL, the in-memory default, logged at INFO (``prism serve`` warns). No connection is made
-    here (call ``ping()`` to check one). Timeouts and connection errors are retried
+    With no URL, the in-memory default, logged at INFO (``prism serve`` warns). No
+    connection is made here (call ``ping()`` to check one). Timeouts and connection errors are retried
     ``retries`` times with a short jittered backoff, then raise ``StoreUnavailable``.
     """
     if not redis_url:
