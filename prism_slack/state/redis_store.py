@@ -339,8 +339,8 @@ def open_state_store(
     """The store on ``redis_url`` (``redis://``, ``rediss://``, ``unix://``).
 
     With no URL, the in-memory default, logged at INFO (``prism serve`` warns). No
-    connection is made here (call ``ping()`` to check one). Timeouts and connection errors are retried
-    ``retries`` times with a short jittered backoff, then raise ``StoreUnavailable``.
+    connection is made here (call ``ping()`` to check one). Timeouts and connection errors
+    are retried ``retries`` times with a short jittered backoff, then raise ``StoreUnavailable``.
     """
     if not redis_url:
         logger.info(  # a server says so at start-up; terminal commands stay quiet
