@@ -5,8 +5,8 @@ Used by ``prism doctor`` and by ``prism serve``/``prism socket`` at start-up:
 - ``token_problems``: a token of the wrong kind (``hello``, a user token ``xoxp-…`` for
   the bot token, a bot token for the app token) is named, with where to find the right
   one, before anything is sent to Slack;
-- ``quiet_slack``: the Slack libraries' own log lines (one ERROR and two INFO lines per
-  retry) are held back while a start-up check runs; its outcome is told once instead;
+- ``quiet``: libraries' own log lines (the Slack SDK's are one ERROR and two INFO lines
+  per retry) are held back while a check runs; its outcome is told once instead;
 - ``explain_slack_error``: an auth.test failure as one line with the fix.
 """
 
@@ -68,9 +68,9 @@ def token_problems(settings: Settings) -> list[str]:
 
 
 @contextmanager
-def quiet_slack() -> Iterator[None]:
-    """Hold back the Slack libraries' log lines below CRITICAL while the block runs."""
-    loggers = [logging.getLogger(name) for name in SLACK_LOGGERS]
+def quiet(names: tuple[str, ...] = SLACK_LOGGERS) -> Iterator[None]:
+    """Hold back these loggers' lines (and their children's) below CRITICAL in the block."""
+    loggers = [logging.getLogger(name) for name in names]
     levels = [lg.level for lg in loggers]
     for lg in loggers:
         lg.setLevel(logging.CRITICAL)

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from prism_slack.cli.wording import for_terminal
 from prism_slack.errors import PrismError, StoreUnavailable
 from prism_slack.pipeline.result import Outcome, TurnResult
 from prism_slack.pipeline.turn import TurnDeps, run_turn
@@ -61,6 +62,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         print(f"prism ask: {e}", file=sys.stderr)
         return EXIT_CONFIG
     result = run_turn(" ".join(args.question), CLI_CONVERSATION, deps, report=args.report)
+    result = for_terminal(result, "`--report SLUG` (`prism reports list` shows them)")
     if args.json:
         print(json.dumps(as_json(result), indent=2, ensure_ascii=False))
     else:

@@ -23,7 +23,7 @@ from prism_slack import preload
 from prism_slack.errors import ConfigError, PrismError, StoreUnavailable
 from prism_slack.pipeline.turn import TurnDeps
 from prism_slack.ports import ReportStore, StateStore
-from prism_slack.preflight import explain_slack_error, quiet_slack, token_problems
+from prism_slack.preflight import explain_slack_error, quiet, token_problems
 from prism_slack.settings import Settings
 from prism_slack.slack.app import SlackOptions, build_app
 from prism_slack.slack.client import slack_credentials
@@ -79,7 +79,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     try:
         slack_credentials(settings, mode="http")
         deps = start_up_deps(settings)
-        with quiet_slack():
+        with quiet():
             build_app(settings, deps, options=SlackOptions(start_worker=False))  # auth.test
     except PrismError as e:
         return _fail("serve", e)
@@ -171,7 +171,7 @@ def run_socket(args: argparse.Namespace, settings: Settings) -> int:
         if problem is not None:
             return _fail("socket", problem)
         options = slack_options_from(settings, listener_threads=DEFAULT_LISTENER_THREADS)
-        with quiet_slack():
+        with quiet():
             app = build_app(settings, deps, mode="socket", options=options)
     except PrismError as e:
         return _fail("socket", e)
