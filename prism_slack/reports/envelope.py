@@ -11,7 +11,8 @@ nested ``company.identity`` or ``report.meta`` objects, a ``Profile`` section wi
 sections named like a company or a report (``Profile``, ``Audit``, ``meta``), and
 top-level scalars. A value found inside ``company``/``report`` under another key is moved
 to its envelope key; one found elsewhere is copied, so the house style's own sections keep
-what they had. Nothing is guessed: a field that is not found and cannot be made from what
+what they had; so does a value rewritten on the way (a display date read as an ISO date,
+a URL read as a domain). Nothing is guessed: a field that is not found and cannot be made from what
 was found is listed in ``missing``.
 """
 
@@ -289,7 +290,7 @@ def wrap(document: dict[str, Any], options: Options | None = None) -> Wrapped:
             _remove(data, candidate.path)
             source += " (moved)"
         elif candidate.path != (section, key) and value != _at(document, candidate.path):
-            source += f" ({_at(document, candidate.path)!r}, read as a date)"
+            source += f" (as written: {_at(document, candidate.path)!r}, kept there)"
         if envelope_field == "company.name" and norm_key(candidate.path[-1]) == "legalname":
             plain = _plain_name(value)
             if plain != value:
