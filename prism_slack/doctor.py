@@ -308,9 +308,7 @@ def check_judge_mode(settings: Settings, *, gemini_ok: bool = True) -> Finding:
     mode = settings.prism_judge
     keyed = _set(settings.gemini_api_key)
     if mode == "never":
-        return Finding(
-            name, True, "never: undecided claims are posted at their honest rung, unjudged"
-        )
+        return Finding(name, True, "never: claims the checks cannot decide are withheld, unjudged")
     if not keyed:
         if mode == "always":
             return Finding(
@@ -322,8 +320,7 @@ def check_judge_mode(settings: Settings, *, gemini_ok: bool = True) -> Finding:
         return Finding(
             name,
             True,
-            "none (no GEMINI_API_KEY): claims the checks cannot decide are posted at their "
-            "honest rung, unjudged",
+            "none (no GEMINI_API_KEY): claims the checks cannot decide are withheld",
         )
     what = "every fact" if mode == "always" else "only claims the checks cannot decide"
     if not gemini_ok:

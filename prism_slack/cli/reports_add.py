@@ -2,7 +2,9 @@
 
 The file is wrapped in the envelope (``reports/envelope.py``), each envelope field printed
 with where it came from, the result validated like every report (envelope, size,
-duplicates of the reports already there, text that addresses an assistant), and written.
+duplicates of the reports already there, text that addresses an assistant), each leaf's
+typed reading printed (``facts.explain``: ``path = value → label: reading``, untyped
+leaves marked), and written.
 An existing report is never overwritten without ``--replace``; nothing is written when
 anything is wrong.
 """
@@ -16,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from prism_slack.errors import ConfigError, DuplicateReportFile, ReportError
+from prism_slack.facts import explain
 from prism_slack.reports.envelope import Options, default_slug, wrap
 from prism_slack.reports.hazards import find_hazards
 from prism_slack.reports.model import Report
@@ -86,6 +89,9 @@ def add_report(args: argparse.Namespace, directory: Path, *, max_bytes: int) -> 
     text = _dump(wrapped.data)
     if len(text.encode()) > max_bytes:
         return _refuse(f"{target}: over the {max_bytes / 1e6:g} MB report size cap")
+    print("The typed reading of each leaf (what answers about it rest on):")
+    for line in explain(report.facts, report.evidence):
+        print(f"  {line}")
     for hazard in find_hazards(report):
         print(f"  warning: {hazard.path}: {hazard.problem()}")
     target.parent.mkdir(parents=True, exist_ok=True)
