@@ -37,9 +37,15 @@ EXIT_REFUSED = 2
 
 def register_add(actions: Any) -> argparse.ArgumentParser:
     text = "wrap a JSON export in the report envelope, validate it and add it as a report"
-    parser: argparse.ArgumentParser = actions.add_parser(
-        "add", help=text, description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    description = (
+        "Add a JSON export from any audit tool as reports/<slug>/audit-data.json. The "
+        "envelope (company name, aliases and domain, report id and date) is taken from the "
+        "file where it can be (each field is printed with where it came from) or from the "
+        "options; the result is validated like every report and each leaf's typed reading is "
+        "printed. Nothing is written when anything is wrong, and an existing report is never "
+        "overwritten without --replace."
     )
+    parser: argparse.ArgumentParser = actions.add_parser("add", help=text, description=description)
     parser.add_argument("file", type=Path, metavar="FILE", help="the JSON export")
     parser.add_argument("--company", metavar="NAME", help="company.name (default: from FILE)")
     parser.add_argument(
@@ -86,9 +92,7 @@ def add_report(args: argparse.Namespace, directory: Path, *, max_bytes: int) -> 
     if report is None or errors or clashes:
         print("Nothing written.")
         return EXIT_INVALID
-    text = _dump(wrapped.data)
-    if len(text.encode()) > max_bytes:
-        return _refuse(f"{target}: over the {max_bytes / 1e6:g} MB report size cap")
+    text = json.dumps(wrapped.data, indent=2, ensure_ascii=False) + "\n"
     print("The typed reading of each leaf (what answers about it rest on):")
     for line in explain(report.facts, report.evidence):
         print(f"  {line}")
@@ -114,10 +118,6 @@ def _clashes(
     files = {r.slug: str(directory / r.slug / REPORT_FILE) for r in others}
     files[report.slug] = str(target)
     return [e for e in find_duplicates([*others, report], files) if e.file == str(target)]
-
-
-def _dump(data: dict[str, Any]) -> str:
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
 def _refuse(message: str) -> int:

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from prism_slack.cli.ask_cmd import add_reports_dir
 from prism_slack.cli.reports_add import add_report, register_add
 from prism_slack.errors import ConfigError, ReportError
 from prism_slack.reports.hazards import find_hazards
@@ -18,12 +19,6 @@ from prism_slack.settings import Settings
 EXIT_OK = 0
 EXIT_INVALID = 1
 EXIT_BAD_DIRECTORY = 2
-
-
-def add_reports_dir(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--reports-dir", type=Path, metavar="DIR", help="default: $PRISM_REPORTS_DIR or reports"
-    )
 
 
 def register(sub: Any) -> None:

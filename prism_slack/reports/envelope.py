@@ -45,7 +45,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     ),
     "company.aliases": ("aliases", "alias", "tradingnames", "aka", "alsoknownas", "othernames"),
     "company.domain": ("domain", "website", "web", "url", "homepage"),
-    "report.id": ("id", "reportid", "reference", "ref", "auditid", "reportnumber", "number"),
+    "report.id": ("id", "reportid", "reference", "ref", "auditid", "reportnumber"),
     "report.generated_at": (
         "generatedat",
         "generated",

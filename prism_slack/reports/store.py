@@ -148,16 +148,23 @@ def read_document(file: Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> dict[str
     return data
 
 
+def _slug_problem(name: str, slug: str) -> ReportError | None:
+    if _SLUG.match(slug):
+        return None
+    problem = (
+        f"directory name {slug!r} is not a valid slug "
+        "(lower-case letters and digits, separated by single hyphens)"
+    )
+    return ReportError(name, ROOT_PATH, problem)
+
+
 def check_document(
     name: str, slug: str, data: dict[str, Any]
 ) -> tuple[Report | None, list[ReportError]]:
-    """Validate one parsed report: the report, or every problem found in it."""
-    if not _SLUG.match(slug):
-        problem = (
-            f"directory name {slug!r} is not a valid slug "
-            "(lower-case letters and digits, separated by single hyphens)"
-        )
-        return None, [ReportError(name, ROOT_PATH, problem)]
+    """Validate one parsed report (``name`` is its file): the report, or every problem."""
+    bad_slug = _slug_problem(name, slug)
+    if bad_slug is not None:
+        return None, [bad_slug]
     try:
         return build_report(slug, data), []
     except ValidationError as e:
@@ -172,8 +179,9 @@ def check_report_file(
     file: Path, slug: str, *, max_bytes: int = DEFAULT_MAX_BYTES
 ) -> tuple[Report | None, list[ReportError]]:
     """Read and validate one report file: the report, or every problem found in it."""
-    if not _SLUG.match(slug):
-        return check_document(str(file), slug, {})
+    bad_slug = _slug_problem(str(file), slug)
+    if bad_slug is not None:
+        return None, [bad_slug]
     if not file.exists():
         problem = f"missing: no {REPORT_FILE} in the directory"
         return None, [ReportError(str(file), ROOT_PATH, problem)]
