@@ -308,7 +308,12 @@ def check_judge_mode(settings: Settings, *, gemini_ok: bool = True) -> Finding:
     mode = settings.prism_judge
     keyed = _set(settings.gemini_api_key)
     if mode == "never":
-        return Finding(name, True, "never: claims the checks cannot decide are withheld, unjudged")
+        return Finding(
+            name,
+            True,
+            "never: a claim the checks cannot decide is withheld, unless it only restates what it "
+            "cites (posted, marked)",
+        )
     if not keyed:
         if mode == "always":
             return Finding(
@@ -320,7 +325,8 @@ def check_judge_mode(settings: Settings, *, gemini_ok: bool = True) -> Finding:
         return Finding(
             name,
             True,
-            "none (no GEMINI_API_KEY): claims the checks cannot decide are withheld",
+            "none (no GEMINI_API_KEY): a claim the checks cannot decide is withheld, unless it "
+            "only restates what it cites (posted, marked)",
         )
     what = "every fact" if mode == "always" else "only claims the checks cannot decide"
     if not gemini_ok:
