@@ -106,8 +106,7 @@ def check_app_token(settings: Settings) -> Finding:
     token = settings.slack_app_token.get_secret_value() if settings.slack_app_token else ""
     problem = token_format_problem("SLACK_APP_TOKEN", token)
     if problem:
-        what, _, fix = problem.partition(": ")
-        return Finding(name, False, what, fix)
+        return Finding(name, False, problem.what, problem.fix)
     return Finding(name, True, "an app-level token: `prism socket` runs in Socket Mode")
 
 
@@ -123,7 +122,7 @@ def check_slack_token(settings: Settings, *, manifest: Path = MANIFEST) -> Findi
         return Finding(name, False, "SLACK_BOT_TOKEN is not set", BOT_TOKEN_FIX)
     problem = token_format_problem("SLACK_BOT_TOKEN", token)
     if problem:  # said before anything is sent to Slack
-        return Finding(name, False, problem.partition(": ")[0], BOT_TOKEN_FIX)
+        return Finding(name, False, problem.what, problem.fix)
     try:
         response = build_web_client(settings, token).auth_test()
     except SlackApiError as e:

@@ -15,15 +15,13 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Literal
+from typing import NamedTuple
 
 from slack_bolt.error import BoltError
 from slack_sdk.errors import SlackApiError
 
 from prism_slack.settings import Settings
 from prism_slack.slack.client import api_url
-
-Mode = Literal["http", "socket", "any"]
 
 BOT_TOKEN_FIX = (
     "set SLACK_BOT_TOKEN to the app's Bot User OAuth Token (xoxb-…, OAuth & Permissions)"
@@ -42,18 +40,28 @@ _KINDS = {
 }
 
 
-def token_format_problem(variable: str, token: str) -> str | None:
-    """What is wrong with the form of a Slack token (never the token itself), or ``None``."""
+class TokenProblem(NamedTuple):
+    """What is wrong with a token's form (never the token itself), and the fix."""
+
+    what: str
+    fix: str
+
+    def __str__(self) -> str:
+        return f"{self.what}: {self.fix}"
+
+
+def token_format_problem(variable: str, token: str) -> TokenProblem | None:
+    """What is wrong with the form of a Slack token, or ``None``."""
     prefix, what, fix = _KINDS[variable]
     token = token.strip()
     if token.startswith(prefix) and len(token) > len(prefix) and " " not in token:
         return None
     other = token[:5] if token[:4] in {"xoxb", "xoxp", "xapp", "xoxe", "xoxa"} else ""
     seen = f"; this one starts with {other}" if other else ""
-    return f"{variable} is not {what} (those start with {prefix}{seen}): {fix}"
+    return TokenProblem(f"{variable} is not {what} (those start with {prefix}{seen})", fix)
 
 
-def token_problems(settings: Settings) -> list[str]:
+def token_problems(settings: Settings) -> list[TokenProblem]:
     """Format problems of every Slack token that is set."""
     problems = []
     for variable, value in (

@@ -302,7 +302,7 @@ def test_token_formats() -> None:
     assert token_format_problem("SLACK_BOT_TOKEN", "xoxb-1-2-abc") is None
     assert token_format_problem("SLACK_APP_TOKEN", "xapp-1-A-b") is None
     problem = token_format_problem("SLACK_APP_TOKEN", "xoxb-1-2-abc")
-    assert problem is not None and "this one starts with xoxb-" in problem
+    assert problem is not None and "this one starts with xoxb-" in problem.what
 
 
 # -- 8. prism reports add ------------------------------------------------------------------

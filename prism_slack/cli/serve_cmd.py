@@ -188,7 +188,7 @@ def start_up_deps(settings: Settings) -> TurnDeps:
     refuses to start rather than serve one company's report in place of another's)."""
     problems = token_problems(settings)
     if problems:
-        raise ConfigError("; ".join(problems))
+        raise ConfigError("; ".join(map(str, problems)))
     reports = open_report_store(settings)
     if reports.refused:
         listing = "\n  ".join(str(e) for e in reports.refused.values())
