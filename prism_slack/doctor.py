@@ -267,6 +267,14 @@ def check_gemini(settings: Settings) -> Finding:
             "the offline facts-only answerer (no GEMINI_API_KEY): answers from the report "
             "alone, with no network; set GEMINI_API_KEY for Gemini's answers and judge",
         )
+    key = settings.gemini_api_key.get_secret_value().strip() if settings.gemini_api_key else ""
+    if not key.isascii() or not key.isprintable() or " " in key:
+        return Finding(
+            name,
+            False,
+            "GEMINI_API_KEY holds spaces or characters no API key has (not sent)",
+            "set GEMINI_API_KEY to the key exactly as Google AI Studio shows it",
+        )
     from prism_slack.llm.gemini import GeminiClient
 
     model = settings.gemini_model

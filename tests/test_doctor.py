@@ -162,6 +162,12 @@ BREAKAGES: list[tuple[str, Callable[[dict[str, Any], Path], dict[str, Any]], str
         "API key was refused — check GEMINI_API_KEY",
     ),
     (
+        "a key with a space",
+        lambda e, _: {**e, "gemini_api_key": SecretStr("my key")},
+        "Gemini",
+        "(not sent) — fix: set GEMINI_API_KEY",
+    ),
+    (
         "unknown model",
         lambda e, _: {**e, "gemini_model": "gemini-0.1-nope"},
         "Gemini",
