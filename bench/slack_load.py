@@ -18,8 +18,9 @@ its HTTP response is the ack latency.
 After the burst the bench waits (at most ``--drain-timeout`` s) until the app has handled
 every delivery, then prints: events sent, ack latency p50/p95/p99/max, replies per distinct
 message (must be exactly 1), messages lost (must be 0), time to the last reply, model calls
-per message, and each worker's peak memory. The same figures go to
-``bench/results/slack_load.json``.
+per message, and each worker's memory before and after the burst — RSS, PSS (shared pages
+split between the processes that share them) and private — and the gunicorn master's. The
+same figures go to ``bench/results/slack_load.json``.
 
 Exit status: 0 every target met; 1 a message was lost or answered other than once, or a
 delivery was not acked 200; 3 only the ack p99 target (100 ms) missed; 2 the bench could

@@ -19,6 +19,7 @@ from prism_slack.pipeline.turn import TurnDeps, run_turn
 from prism_slack.ports import Conversation
 from prism_slack.preflight import token_format_problem
 from prism_slack.render.blocks import render_blocks
+from prism_slack.render.text import render_text
 from prism_slack.reports.envelope import Options, parse_date, wrap
 from prism_slack.reports.hazards import HazardKind, find_hazards
 from prism_slack.reports.model import build_report
@@ -198,6 +199,15 @@ def test_mrkdwn_from_a_report_value_renders_as_text_in_slack(tmp_path: Path) -> 
     assert "Checkout is ∗slow∗" in blocks and "ˋ9 sˋ" in blocks
     assert "*slow*" not in blocks and "`9 s`" not in blocks
     assert ":page_facing_up: *Acme Widgets*" in blocks  # our own formatting stays
+
+
+def test_report_text_is_shown_as_written_in_the_terminal(tmp_path: Path) -> None:
+    """The terminal interprets no mrkdwn: `*slow*` reads as written, and nothing from the
+    report can drive the terminal."""
+    result = injected_turn(tmp_path, "what's wrong with checkout?")
+    text = render_text(result, color=False)
+    assert "Checkout is *slow*" in text and "`9 s`" in text
+    assert "\x1b" not in text
 
 
 # -- 3. size -------------------------------------------------------------------------------
