@@ -27,10 +27,14 @@ logger = logging.getLogger(__name__)
 
 WARM_QUESTION = "summarise the audit"
 """A question that reaches most of a report (findings, figures, people) and the playbook."""
+WARM_BUDGET_S = 15.0
+"""Start-up time spent warming at most: with hundreds of reports, the first ones (and the
+shared word tables) are warmed here and the rest are indexed by each worker on first use."""
 
 
-def warm(reports: ReportStore, *, playbook_text: str = "") -> None:
-    """Build every report's derived indexes and the verifier's tables in this process."""
+def warm(reports: ReportStore, *, playbook_text: str = "", budget_s: float = WARM_BUDGET_S) -> int:
+    """Build the verifier's tables and each report's derived indexes in this process, for
+    at most ``budget_s`` seconds (at least one report); how many reports were warmed."""
     started = time.perf_counter()
     deps = TurnDeps(
         reports=reports,
@@ -40,13 +44,19 @@ def warm(reports: ReportStore, *, playbook_text: str = "") -> None:
         enforce_access=False,
     )
     where = Conversation(team="preload", channel="preload")
+    warmed = 0
     for report in reports.all():
+        if warmed and time.perf_counter() - started > budget_s:
+            break
         run_turn(WARM_QUESTION, where, deps, report=report.slug)
+        warmed += 1
     logger.info(
-        "preloaded %d reports for the workers in %.0f ms",
+        "preloaded %d of %d reports for the workers in %.0f ms",
+        warmed,
         len(reports.all()),
         (time.perf_counter() - started) * 1000,
     )
+    return warmed
 
 
 def freeze() -> None:

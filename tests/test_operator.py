@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from prism_slack import preload
 from prism_slack.cli import main
 from prism_slack.llm.offline import OfflineAnswerer
 from prism_slack.pipeline.turn import TurnDeps, run_turn
@@ -464,3 +465,10 @@ def test_reports_add_replaces_only_when_asked(
 def test_report_dates(text: str, iso: str | None) -> None:
     date = parse_date(text)
     assert (date.isoformat() if date else None) == iso
+
+
+# -- 9. memory -----------------------------------------------------------------------------
+def test_preload_warms_every_report_within_its_budget_and_stops_after_it() -> None:
+    store = FileReportStore(REPORTS)
+    assert preload.warm(store) == len(store.all())
+    assert preload.warm(store, budget_s=0.0) == 1  # at least one: the shared tables
