@@ -16,8 +16,6 @@ from prism_slack.cli import main
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 DOCS = [README, *sorted((ROOT / "docs").glob("*.md"))]
-PENDING = {ROOT / "docs" / "slack.md"}
-"""Written by another issue (the Slack surface, issue 20); linked before it lands."""
 TWO_COMMANDS = [
     'scripts/setup && .venv/bin/prism ask --report northwind-outfitters "What do they use for '
     "search, and what's their conversion rate?\"",
@@ -60,7 +58,7 @@ def test_no_doc_points_outside_the_repository(doc: Path) -> None:
             continue  # a web page, not a file
         path = (doc.parent / target.split("#")[0]).resolve()
         assert path.is_relative_to(ROOT), f"{doc.name} links outside the repository: {target}"
-        assert path.exists() or path in PENDING, f"{doc.name} links to a missing {target}"
+        assert path.exists(), f"{doc.name} links to a missing {target}"
     assert "../shared" not in doc.read_text()
 
 

@@ -12,10 +12,10 @@ from prism_slack.cli.wording import for_terminal
 from prism_slack.errors import PrismError, StoreUnavailable
 from prism_slack.pipeline.result import Outcome, TurnResult
 from prism_slack.pipeline.turn import TurnDeps, run_turn
-from prism_slack.ports import Conversation
+from prism_slack.ports import Conversation, StateStore
 from prism_slack.render.text import render_text
 from prism_slack.settings import Settings
-from prism_slack.wiring import build_turn_deps
+from prism_slack.wiring import build_turn_deps, open_state
 
 CLI_CONVERSATION = Conversation(team="cli", channel="ask")
 
@@ -38,10 +38,13 @@ def add_reports_dir(parser: argparse.ArgumentParser) -> None:
 
 
 def deps_for(args: argparse.Namespace, settings: Settings) -> TurnDeps:
-    """The turn's ports, honouring ``--reports-dir``. Raises ``PrismError`` on bad config."""
+    """The turn's ports, honouring ``--reports-dir``. Raises ``PrismError`` on bad config
+    or a state store that does not work."""
     if args.reports_dir is not None:
         settings = settings.model_copy(update={"prism_reports_dir": args.reports_dir})
-    deps = build_turn_deps(settings)
+    state = open_state(settings)
+    check_state(state)
+    deps = build_turn_deps(settings, state=state)
     deps.enforce_access = False  # the operator's own terminal reads every report
     return deps
 
@@ -57,7 +60,6 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         deps = deps_for(args, settings)
         if args.report is not None:
             deps.reports.get(args.report)
-        check_state(deps)
     except PrismError as e:
         print(f"prism ask: {e}", file=sys.stderr)
         return EXIT_CONFIG
@@ -70,12 +72,12 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     return EXIT_FAILED if result.outcome is Outcome.FAILED else EXIT_OK
 
 
-def check_state(deps: TurnDeps) -> None:
+def check_state(state: StateStore) -> None:
     """``StoreUnavailable`` naming the store and the fix, unless the state store works."""
     try:
-        deps.state.round_trip()
+        state.round_trip()
     except StoreUnavailable as e:
-        raise StoreUnavailable(store_problem(deps.state.description, e)) from e
+        raise StoreUnavailable(store_problem(state.description, e)) from e
 
 
 def store_problem(description: str, error: Exception) -> str:

@@ -15,7 +15,7 @@ import threading
 import uuid
 from typing import Any, TextIO
 
-from prism_slack.cli.ask_cmd import add_reports_dir, check_state, deps_for
+from prism_slack.cli.ask_cmd import add_reports_dir, deps_for
 from prism_slack.cli.wording import for_terminal
 from prism_slack.errors import PrismError, StoreUnavailable
 from prism_slack.pipeline.binding import bind_company
@@ -42,7 +42,6 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace, settings: Settings) -> int:
     try:
         deps = deps_for(args, settings)
-        check_state(deps)
         where = Conversation(team="cli", channel="chat", thread=uuid.uuid4().hex)
         if args.report is not None:
             report = deps.reports.get(args.report)

@@ -30,7 +30,7 @@ from prism_slack.slack.client import slack_credentials
 from prism_slack.slack.server import PrismGunicorn, build_wsgi_app, gunicorn_options
 from prism_slack.slack.socket_mode import build_socket_handler, run_socket_mode
 from prism_slack.state.persistence import Persistence
-from prism_slack.wiring import build_turn_deps, open_report_store
+from prism_slack.wiring import build_turn_deps, open_report_store, open_state
 
 DEFAULT_WORKERS = 2
 DEFAULT_THREADS = 8
@@ -78,14 +78,14 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     """`prism serve`: check the configuration here, then let gunicorn run the workers."""
     try:
         slack_credentials(settings, mode="http")
-        deps = start_up_deps(settings)
-        with quiet():
-            build_app(settings, deps, options=SlackOptions(start_worker=False))  # auth.test
+        deps, state = start_up_deps(settings)
+        with quiet():  # auth.test
+            build_app(settings, deps, state, options=SlackOptions(start_worker=False))
     except PrismError as e:
         return _fail("serve", e)
     except (BoltError, SlackClientError, OSError) as e:
         return _fail("serve", explain_slack_error(e, settings))
-    problem = check_store(deps.state, redis_url=settings.redis_url is not None)
+    problem = check_store(state, redis_url=settings.redis_url is not None)
     if problem is not None:
         return _fail("serve", problem)
     workers = args.workers
@@ -147,10 +147,11 @@ def create_wsgi_app(
 ) -> WSGIApplication:
     """Build one worker's app: ports, Bolt app (and its turn worker), WSGI router.
     ``reports`` is the store the master loaded (shared copy-on-write), else a new one."""
-    deps = build_turn_deps(settings, reports=reports)
-    app = build_app(settings, deps, options=options)
+    state = open_state(settings)
+    deps = build_turn_deps(settings, reports=reports, state=state)
+    app = build_app(settings, deps, state, options=options)
     secret = slack_credentials(settings, mode="http").signing_secret
-    return build_wsgi_app(app, deps.state, signing_secret=secret)
+    return build_wsgi_app(app, state, signing_secret=secret)
 
 
 def _positive(value: str) -> int:
@@ -164,15 +165,13 @@ def run_socket(args: argparse.Namespace, settings: Settings) -> int:
     """`prism socket`: connect over Socket Mode and serve until SIGINT/SIGTERM."""
     try:
         credentials = slack_credentials(settings, mode="socket")
-        deps = start_up_deps(settings)
-        problem = check_store(
-            deps.state, redis_url=settings.redis_url is not None, command="socket"
-        )
+        deps, state = start_up_deps(settings)
+        problem = check_store(state, redis_url=settings.redis_url is not None, command="socket")
         if problem is not None:
             return _fail("socket", problem)
         options = slack_options_from(settings, listener_threads=DEFAULT_LISTENER_THREADS)
         with quiet():
-            app = build_app(settings, deps, mode="socket", options=options)
+            app = build_app(settings, deps, state, mode="socket", options=options)
     except PrismError as e:
         return _fail("socket", e)
     except (BoltError, SlackClientError, OSError) as e:
@@ -182,13 +181,14 @@ def run_socket(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
-def start_up_deps(settings: Settings) -> TurnDeps:
+def start_up_deps(settings: Settings) -> tuple[TurnDeps, StateStore]:
     """The ports, checked before anything starts: Slack token formats (before any network
     call), the reports directory, REDIS_URL, and no report duplicating another (a server
     refuses to start rather than serve one company's report in place of another's)."""
     problems = token_problems(settings)
     if problems:
         raise ConfigError("; ".join(map(str, problems)))
+    state = open_state(settings)  # fail fast on a bad REDIS_URL, then the reports
     reports = open_report_store(settings)
     if reports.refused:
         listing = "\n  ".join(str(e) for e in reports.refused.values())
@@ -196,7 +196,7 @@ def start_up_deps(settings: Settings) -> TurnDeps:
             f"refusing to start: {len(reports.refused)} report files duplicate another "
             f"report, and no report may silently replace another:\n  {listing}"
         )
-    return build_turn_deps(settings, reports=reports)
+    return build_turn_deps(settings, reports=reports, state=state), state
 
 
 def _fail(command: str, error: Exception | str) -> int:

@@ -28,11 +28,11 @@ from prism_slack.ports import (
     AnswerRequest,
     AuditRecord,
     Conversation,
+    ConversationStore,
     HistoryTurn,
     Judge,
     ModelCall,
     ReportStore,
-    StateStore,
 )
 from prism_slack.reports.model import Report
 from prism_slack.verdict import JudgeMode, Method, answer_label
@@ -57,7 +57,8 @@ class TurnDeps:
     """The ports a turn runs on. Surfaces build this once and reuse it."""
 
     reports: ReportStore
-    state: StateStore
+    state: ConversationStore
+    """Bindings, history and audit records (the Slack side keeps its own ``DeliveryStore``)."""
     model: AnswerModel
     """The answer model; a ``FallbackModel`` when Gemini has the offline answerer behind it."""
     judge: Judge | None = None
