@@ -62,8 +62,8 @@ def test_validate_prints_each_ok_file_and_each_error_and_exits_1(
     root, bad = mixed
     assert main(["reports", "validate", "--reports-dir", str(root)]) == 1
     out = capsys.readouterr().out.splitlines()
-    assert f"{root / 'acme' / 'audit-data.json'}: OK (Acme Widgets, AUD-7)" in out
-    assert f"{root / 'globex' / 'audit-data.json'}: OK (Globex, AUD-9)" in out
+    assert f"{root / 'acme' / 'audit-data.json'}: OK (Acme Widgets, AUD-7; 3 leaves, 0.1 KB)" in out
+    assert f"{root / 'globex' / 'audit-data.json'}: OK (Globex, AUD-9; 3 leaves, 0.1 KB)" in out
     assert f"{bad}: company.name: Field required" in out
     assert out[-1] == "2 valid, 1 invalid"
 
