@@ -1,5 +1,6 @@
-"""`prism reports list|validate|add`: what reports there are, what is wrong with a file, and
-adding an export from another tool as a report."""
+"""`prism reports list|validate|show|add`: what reports there are, what is wrong with a
+file, how each leaf of a report was read (its typed fact), and adding an export from
+another tool as a report."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any
 from prism_slack.cli.ask_cmd import add_reports_dir
 from prism_slack.cli.reports_add import add_report, register_add
 from prism_slack.errors import ConfigError, ReportError
+from prism_slack.facts import explain
 from prism_slack.reports.hazards import find_hazards
 from prism_slack.reports.model import Report
 from prism_slack.reports.store import REPORT_FILE, validate_directory
@@ -35,6 +37,11 @@ def register(sub: Any) -> None:
         ),
     ):
         add_reports_dir(actions.add_parser(name, help=text, description=text))
+    text = "print how each leaf of a report was read: its unit, currency, period or kind"
+    show = actions.add_parser("show", help=text, description=text)
+    show.add_argument("slug", help="the report's slug (prism reports list)")
+    show.add_argument("--passages", action="store_true", help="print passages whole")
+    add_reports_dir(show)
     add_reports_dir(register_add(actions))
     parser.set_defaults(handler=run)
 
@@ -50,7 +57,26 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         return EXIT_BAD_DIRECTORY
     if args.reports_action == "list":
         return _list(reports, errors)
+    if args.reports_action == "show":
+        return _show(args.slug, reports, errors, passages=args.passages)
     return _validate(directory, reports, errors)
+
+
+def _show(slug: str, reports: list[Report], errors: list[ReportError], *, passages: bool) -> int:
+    """Each leaf's typed reading, as the verifier and the answerer will read it."""
+    report = next((r for r in reports if r.slug == slug), None)
+    if report is None:
+        refused = [e for e in errors if Path(e.file).parent.name == slug]
+        known = ", ".join(r.slug for r in reports) or "none"
+        why = f"is not valid: {refused[0]}" if refused else f"is unknown (reports: {known})"
+        print(f"prism reports show: report {slug!r} {why}", file=sys.stderr)
+        return EXIT_INVALID
+    print(f"{report.slug}: {report.company.name}, {report.id}")
+    for line in explain(report.facts, report.evidence, passages=passages):
+        print(f"  {line}")
+    untyped = report.facts.untyped()
+    print(f"{len(report.facts)} leaves, {len(report.facts.series)} series, {len(untyped)} untyped")
+    return EXIT_OK
 
 
 def _list(reports: list[Report], errors: list[ReportError]) -> int:
@@ -79,6 +105,10 @@ def _validate(directory: Path, reports: list[Report], errors: list[ReportError])
         for hazard in find_hazards(report):
             print(f"{file}: warning: {hazard.path}: {hazard.problem()}")
             warnings += 1
+        for fact in report.facts.untyped():
+            if fact.note != "no value":
+                print(f"{file}: warning: {fact.path}: could not be typed ({fact.note})")
+                warnings += 1
     for error in errors:
         print(str(error))
     counts = f"{len(reports)} valid, {len(bad_files)} invalid"
