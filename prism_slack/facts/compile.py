@@ -28,6 +28,7 @@ from typing import Any
 from prism_slack.evidence import join_key
 from prism_slack.facts import display
 from prism_slack.facts.model import (
+    AGAINST,
     FactKind,
     Granularity,
     Quantity,
@@ -47,9 +48,6 @@ from prism_slack.facts.words import (
 )
 from prism_slack.verify.numbers import QKind, scan
 from prism_slack.verify.quantity import Quantity as Scanned
-
-AGAINST = "a multiple of what it is set against"
-"""The note of a ratio whose key sets it against something (``submissionsVsPriorYear``)."""
 
 PASSAGE_WORDS = 9
 """A text of this many words or more (or of more than one sentence) is a passage."""

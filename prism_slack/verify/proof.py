@@ -26,8 +26,7 @@ from importlib import resources
 from wordfreq import zipf_frequency
 
 from prism_slack import language
-from prism_slack.facts import FactKind, TypedFact, Unit
-from prism_slack.facts.compile import AGAINST
+from prism_slack.facts.model import AGAINST, FactKind, TypedFact, Unit
 from prism_slack.reports.model import Report
 from prism_slack.verdict import Check, Reason
 from prism_slack.verify.anchors import matches
