@@ -158,7 +158,7 @@ def decide(
         rule = _unbound(q, report, cited, claim_text)
         if rule is not None:
             doubts.append(_doubt(rule, f"'{q.text}': {rule.doc}"))
-    named = _other_field_named(cited, found, claim_text)
+    named = _other_field_named(report, cited, found, claim_text)
     if named:
         doubts.append(_doubt(SETTLE_FIELD, f"{SETTLE_FIELD.doc}: {named}"))
     return kept, doubts
@@ -485,21 +485,24 @@ def _assertions(text: str) -> set[str]:
 
 
 def _other_field_named(
-    cited: Sequence[LeafFacts], found: Sequence[Quantity], text: str
+    report: Report, cited: Sequence[LeafFacts], found: Sequence[Quantity], text: str
 ) -> str | None:
     """``the score for the home team of brentford``: the value (``brentford``) is the
     ``away_team``'s, and the claim names ``home``, the word that sets its sibling
     ``home_team`` apart, and not ``away``. Returns the value's field, or ``None``."""
     if len(cited) < 2:
         return None
-    said = set(re.findall(r"[a-z0-9]+", text.lower()))
+    said = {w.rstrip("s") if len(w) > 3 else w for w in re.findall(r"[a-z0-9]+", text.lower())}
     folded = f" {' '.join(re.findall(r'[a-z0-9]+', text.lower()))} "
 
     def holds(leaf: LeafFacts) -> bool:
-        value = " ".join(re.findall(r"[a-z0-9]+", leaf.record_text.lower()))
-        if any(matches(q, v) for q in found if not q.optional for v in leaf.quantities):
+        stored = report.evidence.leaf(leaf.path)
+        written = fold(stored.render()).lower() if stored is not None else ""
+        value = " ".join(re.findall(r"[a-z0-9]+", written))
+        values = [v for v in leaf.quantities if not v.from_path]
+        if any(matches(q, v) for q in found if not q.optional for v in values):
             return True
-        return len(value) >= 3 and not value.isdigit() and f" {value} " in folded
+        return len(value) >= 2 and not value.isdigit() and f" {value} " in folded
 
     stated = {leaf.path for leaf in cited if holds(leaf)}
     for leaf in cited:
@@ -508,16 +511,27 @@ def _other_field_named(
         own = _key_tokens(leaf.path)
         for other in cited:
             theirs = _key_tokens(other.path)
-            if other.path in stated or not own & theirs:
+            if other.path in stated or not theirs:
                 continue  # a sibling whose own value the claim states names that value
-            if (theirs - own) & said and not (own - theirs) & said:
+            if own & theirs:  # contrasting siblings: home_team and away_team, strongs and
+                # strongs_transliteration (every word that sets a longer key apart is said)
+                extra = theirs - own
+                named = bool(extra & said) and not (own - theirs) & said
+                named = named and (bool(own - theirs) or extra <= said)
+            else:  # another cited field named whole: ``directed in 1993`` of a release date
+                named = theirs <= said and not own & said
+            if named:
                 return leaf.path
     return None
 
 
 def _key_tokens(path: str) -> frozenset[str]:
     last = re.split(r"\.(?![^\[]*\])", path)[-1]
-    return frozenset(re.findall(r"[a-z0-9]+", last.lower())) - {"col"}
+    return frozenset(w.rstrip("s") if len(w) > 3 else w for w in re.findall(
+        r"[a-z0-9]+", last.lower())) - _KEY_FILLERS  # fmt: skip
+
+
+_KEY_FILLERS = frozenset({"col", "by", "of", "the", "and", "in", "for", "to", "s"})
 
 
 @lru_cache(maxsize=4096)
