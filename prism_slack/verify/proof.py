@@ -262,7 +262,7 @@ def _beyond(  # noqa: PLR0917
     if (
         said_year
         and q.bound == "eq"
-        and any(f is not None and said_year in f.display for f in facts)
+        and any(f is not None and said_year in f"{f.display} {f.period_text}" for f in facts)
     ):
         return True  # the year is there (or counted as a list's size): the wording is not read
     if reason.rule == COUNT_MISMATCH:
@@ -371,8 +371,10 @@ def _name_unproven(
     if squashed in initials:
         return FAIL_NAME_FORM  # ``U.S.`` for ``United States``
     parts = [squash_name(w) for w in re.findall(r"[A-Za-z][A-Za-z.]*", name)]
-    if parts and all(any(_form_of(p, t, dotted) for t, dotted in tokens if t) for p in parts if p):
-        return FAIL_NAME_FORM
+    formed = [any(_form_of(p, t, dotted) for t, dotted in tokens if t) for p in parts if p]
+    common = [zipf_frequency(p, "en") >= COMMON_ZIPF for p in parts if p]
+    if any(formed) and all(f or c for f, c in zip(formed, common, strict=True)):
+        return FAIL_NAME_FORM  # each rare word a form of a cited one (``Counter Liffey's``)
     return None
 
 
@@ -383,6 +385,8 @@ def _words(text: str) -> set[str]:
 def _form_of(said: str, cited: str, initials: bool) -> bool:
     """``spain`` of ``spanish``: one starts as the other does, in four letters or more, or
     the cited word is initials (``U.S.``) that the name starts with (``USA``)."""
+    if said == cited:
+        return True
     if initials and len(cited) >= 2:
         return said.startswith(cited)
     if min(len(said), len(cited)) < 4:
