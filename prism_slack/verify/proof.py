@@ -210,7 +210,7 @@ def _no_proof(  # noqa: PLR0917
     if reason.check is Check.ENTITY_WARRANT:
         if "closest cited name" in reason.message:
             return FAIL_NAME_FORM  # a near spelling of a cited name: fuzzy never proves
-        if said.islower() and (language.noun(said) or language.verb(said)):
+        if said.islower() and _english(said):
             return FAIL_NAME_FORM  # an English word in lower case, not a name
         return _name_unproven(said, report, cited, facts, claim_text)
     return None
@@ -376,6 +376,15 @@ def _name_unproven(
     if any(formed) and all(f or c for f, c in zip(formed, common, strict=True)):
         return FAIL_NAME_FORM  # each rare word a form of a cited one (``Counter Liffey's``)
     return None
+
+
+LOWER_ZIPF = 2.7
+"""A lower-case word this common in English (``fizzy``, ``lingual``) is a word, not a name."""
+
+
+def _english(word: str) -> bool:
+    """Is a lower-case word English: a noun or a verb, or common enough to be a word?"""
+    return language.noun(word) or language.verb(word) or zipf_frequency(word, "en") >= LOWER_ZIPF
 
 
 def _words(text: str) -> set[str]:
