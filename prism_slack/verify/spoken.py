@@ -102,11 +102,16 @@ _AND_A_HALF = re.compile(
     r"(?<![\w.-])("
     + _TENS_AND
     + _COUNT
-    + r")\s+and\s+a\s+half(?:\s+("
+    + r")\s+and\s+a\s+half(?:\s+(?P<scale>thousand|million|billion|trillion))?"
+    r"(?:\s+(?P<money>dollars|euros|pounds))?(?:\s+(?P<unit>"
     + "|".join(sorted(UNITS, key=len, reverse=True))
     + r"))?(?![\w-])",
     re.I,
 )
+"""``nine and a half hours``, ``three and a half billion dollars``: the whole and a half,
+shown to the half, in its scale and currency."""
+_SPOKEN_SCALES = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12}
+_SPOKEN_CURRENCIES = {"dollars": "USD", "euros": "EUR", "pounds": "GBP"}
 _PART_OF_A = re.compile(
     r"(?<![\w-])(?:(a|one|two|three|four)(?:\s+|-))?(half|thirds?|quarters?|fifths?|tenths?)"
     r"\s+(?:of\s+)?a\s+(thousand|million|billion)(?![\w-])",
@@ -160,11 +165,14 @@ def ratios(state: ScanState) -> None:
         if state.free(*m.span()):
             whole = m.group(1)
             count = Decimal(whole) if whole.isdigit() else _spoken_value(whole)[0]
-            value = count + Decimal("0.5")  # "26 and a half", "twenty-six and a half"
-            unit = m.group(3).lower() if m.group(3) else None
-            half = Decimal("0.25")  # shown to the half
-            q = Quantity(QKind.NUMBER, m.group(0), m.start(), m.end(), value=value, unit=unit,
-                         tolerance=half)  # fmt: skip
+            scale = Decimal(_SPOKEN_SCALES[m["scale"].lower()]) if m["scale"] else Decimal(1)
+            value = (count + Decimal("0.5")) * scale  # "26 and a half", "3 and a half billion"
+            currency = _SPOKEN_CURRENCIES[m["money"].lower()] if m["money"] else None
+            unit = m["unit"].lower() if m["unit"] and not currency else None
+            half = Decimal("0.25") * scale  # shown to the half
+            kind = QKind.CURRENCY if currency else QKind.NUMBER
+            q = Quantity(kind, m.group(0), m.start(), m.end(), value=value, unit=unit,
+                         currency=currency, tolerance=half)  # fmt: skip
             state.add(q)
     for m in _PART_OF_A.finditer(state.masked) if parts else ():
         head, part = (m.group(1) or "a").lower(), m.group(2).lower()
