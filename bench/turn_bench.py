@@ -87,8 +87,12 @@ def percentile(values: list[float], p: float) -> float:
 
 def non_model_time(turns: int) -> tuple[float, float]:
     answer = Answer(claims=CLEAN)
-    deps = TurnDeps(
-        reports=REPORTS, state=memory_store(), model=ScriptedModel([answer], repeat=True)
+    deps = TurnDeps(  # production's path: under ``auto`` an undecided claim goes to a judge
+        reports=REPORTS,
+        state=memory_store(),
+        model=ScriptedModel([answer], repeat=True),
+        judge=ScriptedJudge([each("supported")], repeat=True),
+        judge_mode="auto",
     )
     times = []
     for i in range(turns + 20):

@@ -494,7 +494,13 @@ def _data(name: str) -> frozenset[str]:
 
 
 def _assertions(text: str) -> set[str]:
-    return set(re.findall(r"[a-z]+", text.lower())) & _data("assertion_words")
+    """The order, comparison and quantity words a claim says, but for a bound before a
+    figure (``more than one query in ten``), which the number grammar reads."""
+    unbound = _BOUND_PHRASE.sub(" ", text.lower())
+    return set(re.findall(r"[a-z]+", unbound)) & _data("assertion_words")
+
+
+_BOUND_PHRASE = re.compile(r"\b(?:more|less|fewer|longer|shorter|higher|lower)\s+than\b")
 
 
 def _other_field_named(
