@@ -12,7 +12,8 @@ the typed facts (``prism_slack.facts``) make it a proof:
   states it: the field's unit and currency typed, one field only (or the one the claim's
   words name), and a series point of the period the claim says.
 
-Every outcome moved here names its rule (``RULES``), in the reason's message.
+Every outcome moved here names its rule (``RULES``, registered in ``data/rules.yaml``) as
+its reason's ``rule``.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from prism_slack.verdict import Check, Reason
 from prism_slack.verify.anchors import matches
 from prism_slack.verify.index import LeafFacts
 from prism_slack.verify.numbers import QKind, Quantity
-from prism_slack.verify.text import fold, path_words, squash_name
+from prism_slack.verify.text import fold, squash_name
 
 
 @dataclass(frozen=True, slots=True)
@@ -342,9 +343,9 @@ def _name_unproven(
         return None
     words = re.findall(r"[A-Za-z]+", fold(name).lower())
     plain = re.fullmatch(r"[A-Za-z]+(?:[ -][A-Za-z]+)*", fold(name)) is not None
-    claim_words = _claim_words(text)
+    claim_words = _stems(text)
     slot_named = any(
-        f is not None and f.kind is FactKind.NAME and _key_words(f.path) & claim_words
+        f is not None and f.kind is FactKind.NAME and _key_stems(f.path) & claim_words
         for f in facts
     )  # ``They use X for reviews`` citing ``vendors.reviews``: X fills that slot
     if (
@@ -453,9 +454,9 @@ def _unbound(q: Quantity, report: Report, cited: Sequence[LeafFacts], text: str)
         return SETTLE_UNIT
     if q.kind is QKind.CURRENCY and q.currency and all(_no_currency(f) for f in typed):
         return SETTLE_CURRENCY
-    words = _claim_words(text)
+    words = _stems(text)
     if len({leaf.path for leaf in hits}) > 1 and q.kind not in (QKind.DATE, QKind.PERIOD):
-        named = [leaf for leaf in hits if _key_words(leaf.path) & words]
+        named = [leaf for leaf in hits if _key_stems(leaf.path) & words]
         if len(named) != 1:
             return SETTLE_AMBIGUOUS
     for f in typed:
@@ -511,7 +512,7 @@ def _other_field_named(
     ``home_team`` apart, and not ``away``. Returns the value's field, or ``None``."""
     if len(cited) < 2:
         return None
-    said = {w.rstrip("s") if len(w) > 3 else w for w in re.findall(r"[a-z0-9]+", text.lower())}
+    said = _stems(text)
     folded = f" {' '.join(re.findall(r'[a-z0-9]+', text.lower()))} "
 
     def holds(leaf: LeafFacts) -> bool:
@@ -527,9 +528,9 @@ def _other_field_named(
     for leaf in cited:
         if leaf.path not in stated:
             continue
-        own = _key_tokens(leaf.path)
+        own = _key_stems(leaf.path)
         for other in cited:
-            theirs = _key_tokens(other.path)
+            theirs = _key_stems(other.path)
             if other.path in stated or not theirs:
                 continue  # a sibling whose own value the claim states names that value
             if own & theirs:  # contrasting siblings: home_team and away_team, strongs and
@@ -544,23 +545,21 @@ def _other_field_named(
     return None
 
 
-def _key_tokens(path: str) -> frozenset[str]:
-    last = re.split(r"\.(?![^\[]*\])", path)[-1]
-    return frozenset(w.rstrip("s") if len(w) > 3 else w for w in re.findall(
-        r"[a-z0-9]+", last.lower())) - _KEY_FILLERS  # fmt: skip
+@lru_cache(maxsize=65536)
+def _stems(text: str) -> frozenset[str]:
+    """The words of a claim or a key, in any case style, a plural's ``s`` dropped, fillers
+    (``by``, ``of``) left out: what a claim and a field's key are compared in."""
+    words = re.findall(r"[a-z0-9]+", _CAMEL.sub(" ", text).lower())
+    return frozenset(w.rstrip("s") if len(w) > 3 else w for w in words) - _FILLERS
 
 
-_KEY_FILLERS = frozenset({"col", "by", "of", "the", "and", "in", "for", "to", "s"})
+def _key_stems(path: str) -> frozenset[str]:
+    """The stems of a path's last key (``rows[3].home_team`` → home, team)."""
+    return _stems(re.split(r"\.(?![^\[]*\])", path)[-1])
 
 
-@lru_cache(maxsize=4096)
-def _claim_words(text: str) -> frozenset[str]:
-    return frozenset(w.rstrip("s") for w in re.findall(r"[a-z]+", text.lower()) if len(w) > 2)
-
-
-def _key_words(path: str) -> frozenset[str]:
-    last = re.split(r"\.(?![^\[]*\])", path)[-1]
-    return frozenset(w.rstrip("s") for w in path_words(last) if len(w) > 2)
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+_FILLERS = frozenset({"col", "by", "of", "the", "and", "in", "for", "to", "s"})
 
 
 def _years(text: str) -> set[str]:
@@ -574,18 +573,22 @@ def _other_subject(path: str, report: Report, words: frozenset[str]) -> bool:
     claim names, which this field's path does not (``families.weeklyActive`` when the claim
     says families and cites ``teachers.weeklyActive``)?"""
     siblings = report.derived(_by_last_key).get(_last_key(path), ())
-    own = frozenset(w.rstrip("s") for w in path_words(path))
+    own = _stems(_no_index(path))
     for other in siblings:
         if other == path:
             continue
-        theirs = frozenset(w.rstrip("s") for w in path_words(other)) - own
-        if theirs & words and not (own - theirs) & words - _key_words(path):
+        theirs = _stems(_no_index(other)) - own
+        if theirs & words and not (own - theirs) & words - _key_stems(path):
             return True
     return False
 
 
+def _no_index(path: str) -> str:
+    return re.sub(r"\[\d+\]", "", path)
+
+
 def _last_key(path: str) -> str:
-    return re.sub(r"\[\d+\]", "", path).rsplit(".", 1)[-1]
+    return _no_index(path).rsplit(".", 1)[-1]
 
 
 def _by_last_key(report: Report) -> dict[str, tuple[str, ...]]:
