@@ -287,7 +287,7 @@ def test_coaching_names_the_move_the_question_asks_for(question: str, entry_id: 
     entry = load_playbook().get(entry_id)
     coaching = [c for c in answer.claims if c.kind == "coaching"]
     assert coaching
-    assert coaching[0].text.startswith(f"Use {entry.label}: ")
+    assert coaching[0].text.startswith(f"{entry.name}: ")
 
 
 MINIMAL = {

@@ -33,6 +33,7 @@ from functools import cache
 
 from prism_slack.claims import ABSENT_TEXT, Answer, Claim
 from prism_slack.llm import lexicon
+from prism_slack.llm import offline_concepts as concepts
 from prism_slack.llm import offline_figures as figures
 from prism_slack.llm import offline_wording as wording
 from prism_slack.llm.offline_index import Hit, Item, ReportIndex, Terms, index_for
@@ -86,8 +87,9 @@ _SIZE_KEYS = lexicon.wordset(
 )
 
 
-def absent() -> Claim:
-    return Claim(text=ABSENT_TEXT, kind="absent", evidence=[])
+def absent(text: str = ABSENT_TEXT) -> Claim:
+    """"Not in the report": the fixed sentence, or a plain one naming what is missing."""
+    return Claim(text=text, kind="absent", evidence=[])
 
 
 @dataclass
@@ -237,7 +239,7 @@ class Composer:
         share = max(2, self.max_claims // len(parts))
         claims: list[Claim] = []
         for part in parts:
-            claims += self.part(part)[:share]
+            claims += [_named(c, part.text) for c in self.part(part)[:share]]
         return _dedupe(claims)[: max(self.max_claims, 2 * len(parts))]
 
     def consistent(self, claims: list[Claim]) -> list[Claim]:
@@ -366,6 +368,9 @@ class Composer:
     def part(self, q: Question) -> list[Claim]:
         if q.coaching:
             return self.coaching(q)
+        found = self.concept(q)
+        if found is not None:
+            return found
         if q.summary and not q.known_content:
             return self.summary(q)
         if q.size:
@@ -409,6 +414,30 @@ class Composer:
             return [*claims, absent()]  # "churn vs target": the churn, and no target stated
         return claims
 
+    def concept(self, q: Question) -> list[Claim] | None:
+        """The answer to a concept the report keeps in its structure (``offline_concepts``):
+        people by role, competitors, risks, the company's age; ``None`` for anything else."""
+        role = concepts.role_asked(q.text)
+        if role is not None:
+            exact, near = concepts.holders(role, self.index.people())
+            if exact:
+                return [c for person in exact[:2] for c in self.person_claims(person)]
+            missing = absent(f"The report doesn't name {role.article} {role.name}.")
+            return [missing, *(near and self.person_claims(near[0]))]
+        if concepts.asks_competitors(q.text):
+            found = concepts.competitor_items(self.index)
+            if not found:
+                return [absent("The report doesn't list any competitors.")]
+            return [self.item_claims(item)[0] for item in found[:MAX_LOOKUP_ITEMS]]
+        if concepts.asks_risks(q.text) and self.index.findings():
+            return self.risks()
+        if concepts.asks_age(q.text):
+            aged = concepts.age_items(self.index)
+            if not aged:
+                return [absent("The report doesn't give the year the company was founded.")]
+            return [self.item_claims(item)[0] for item in aged[:1]]
+        return None
+
     def unmeasured(self, q: Question, hits: list[Hit]) -> bool:
         """A measure asked of something the report does not measure ("headcount at the
         Brno plant" where only the group's headcount is kept): the question names a figure
@@ -443,16 +472,26 @@ class Composer:
         findings = self.index.findings()[:3]
         claims: list[Claim] = []
         for item in findings:
-            claims.append(wording.finding_claim(item))
-            sentence = self.best_sentence(item, frozenset(), want_number=True)
-            if sentence is not None and _digits(sentence):
-                claims.append(wording.detail_claim(item, sentence))
+            claims += self.finding_with_figure(item)
             if q.brief:
                 title = item.fields["title"].path
                 claims.append(wording.coaching_claim(self.entry_for(item), [title]))
         if not q.brief or not findings:
             claims += [self.item_claims(item)[0] for item in self.headlines()]
         return claims or [absent()]
+
+    def risks(self) -> list[Claim]:
+        """The three most severe findings, each with the figure of its detail."""
+        return [c for item in self.index.findings()[:3] for c in self.finding_with_figure(item)]
+
+    def finding_with_figure(self, item: Item) -> list[Claim]:
+        """A finding's title and severity, and the first sentence of its detail with a
+        figure."""
+        claims = [wording.finding_claim(item)]
+        sentence = self.best_sentence(item, frozenset(), want_number=True)
+        if sentence is not None and _digits(sentence):
+            claims.append(wording.detail_claim(item, sentence))
+        return claims
 
     def size(self) -> list[Claim]:
         """How big the prospect is: its revenue (or largest amount), headcount, and the
@@ -783,6 +822,19 @@ def _has_figure(claim: Claim) -> bool:
     return any(not re.fullmatch(r"(?:19|20)\d\d", n) for n in numbers)
 
 
+def _named(claim: Claim, part: str) -> Claim:
+    """A bare "not in the report" of one part of a question, naming that part."""
+    if claim.kind != "absent" or claim.text != ABSENT_TEXT:
+        return claim
+    said: list[str] = re.findall(r"[A-Za-z][A-Za-z'&/-]*", part)
+    while said and lexicon.is_stop(said[0].lower()):
+        said.pop(0)
+    while said and lexicon.is_stop(said[-1].lower()):
+        said.pop()
+    subject = " ".join(w if w.isupper() and len(w) <= 5 else w.lower() for w in said[:10])
+    return absent(f"Not in the audit report: {subject}.") if subject else claim
+
+
 def _dedupe(claims: list[Claim]) -> list[Claim]:
     seen: set[tuple[str, str]] = set()
     out: list[Claim] = []
@@ -791,14 +843,12 @@ def _dedupe(claims: list[Claim]) -> list[Claim]:
         if key not in seen:
             seen.add(key)
             out.append(claim)
-    if out and out[0].kind == "absent":
-        # "not in the report", then what it does hold
-        return [out[0], *[c for c in out[1:] if c.kind != "absent"]]
-    if len(out) > 1 and any(c.kind != "absent" for c in out):
-        # one absent claim is enough, and it goes last
-        facts = [c for c in out if c.kind != "absent"]
-        out = facts + ([absent()] if len(facts) < len(out) else [])
-    return out
+    facts = [c for c in out if c.kind != "absent"]
+    absents = [c for c in out if c.kind == "absent"]
+    if not facts or not absents or (out[0].kind == "absent" and len(absents) == 1):
+        return out  # "not in the report", then what it does hold
+    # the facts, then each part that is missing, named (the bare sentence only when none is)
+    return facts + ([c for c in absents if c.text != ABSENT_TEXT] or absents[:1])
 
 
 class OfflineAnswerer:

@@ -310,15 +310,15 @@ def record_claim(item: Item) -> Claim:
 
 
 def coaching_claim(entry: Entry, evidence: list[str]) -> Claim:
-    """``Use M3 (Quantify the gap): turn the finding …; write the estimate down ….``
+    """``Quantify the gap: turn the finding …; write the estimate down ….``
 
-    One sentence: the guidance's sentences are joined by a semicolon and each starts in
-    lower case, so that no capitalised word stands mid-sentence where a checker would
-    read it as a name.
+    The move in plain words (its name, never its playbook code). One sentence: the
+    guidance's sentences are joined by a semicolon and each starts in lower case, so that
+    no capitalised word stands mid-sentence where a checker would read it as a name.
     """
     sentences = [t.strip() for t in _SENTENCE.split(entry.guidance) if t.strip()]
     guidance = "; ".join(_lower_first(t.rstrip(".")) for t in sentences)
-    return Claim(text=f"Use {entry.label}: {guidance}.", kind="coaching", evidence=evidence)
+    return Claim(text=f"{entry.name}: {guidance}.", kind="coaching", evidence=evidence)
 
 
 def _lower_first(text: str) -> str:

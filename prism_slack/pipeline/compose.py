@@ -2,12 +2,15 @@
 
 Each distinct cited path becomes one numbered footnote ``[n] path = value``; a claim shows
 the numbers of the paths it cites. A path to an object or list shows its leaves compactly.
-An ``absent`` claim is posted as the one fixed sentence, whatever the model wrote: the
-verifier lets every ``absent`` claim pass, so its own text must never carry a fact.
+An ``absent`` claim is posted as the one fixed sentence, or as one of the plain forms that
+name what is missing ("Not in the audit report: page speed.", "The report doesn't list any
+competitors."), whatever else the model wrote: the verifier lets every ``absent`` claim
+pass, so its text must never carry a fact (no figure, no name, no clause of its own).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Set as AbstractSet
 
 from prism_slack.claims import ABSENT_TEXT
@@ -17,6 +20,12 @@ from prism_slack.reports.model import Report
 from prism_slack.verdict import ClaimVerdict
 
 FOOTNOTE_VALUE_CHARS = 300
+_NAMED_ABSENT = re.compile(
+    r"(?:Not in the audit report: |The report doesn't (?:list|name|give) )"
+    r"(?:[a-z][a-z'/&-]*|[A-Z]{2,5})(?: (?:[a-z][a-z'/&-]*|[A-Z]{2,5})){0,9}\."
+)
+"""What an absent claim may say besides the fixed sentence: the part that is missing, in
+lower-case words (a role's acronym aside), with no figure and no second clause."""
 
 
 def compose(
@@ -33,9 +42,10 @@ def compose(
     posted: list[PostedClaim] = []
     for i, verdict in enumerate(verdicts):
         if verdict.claim.kind == "absent":
-            if all(p.kind != "absent" for p in posted):
+            text = absent_text(verdict.claim.text)
+            if all(p.text != text for p in posted):
                 posted.append(
-                    PostedClaim(text=ABSENT_TEXT, kind="absent", citations=[], rung=verdict.rung)
+                    PostedClaim(text=text, kind="absent", citations=[], rung=verdict.rung)
                 )
             continue
         cites: list[int] = []
@@ -59,6 +69,12 @@ def compose(
             )
         )
     return posted, footnotes
+
+
+def absent_text(text: str) -> str:
+    """``text`` when it is a plain form naming the missing part, else the fixed sentence."""
+    text = " ".join(text.split())
+    return text if _NAMED_ABSENT.fullmatch(text) else ABSENT_TEXT
 
 
 def footnote_value(path: str, report: Report) -> str:

@@ -22,6 +22,7 @@ from prism_slack.pipeline.binding import possessive
 from prism_slack.pipeline.compose import compose
 from prism_slack.pipeline.inject import answer_prompt
 from prism_slack.pipeline.judge import judge_rewrite
+from prism_slack.pipeline.question import ENGLISH_ONLY, english, plain
 from prism_slack.pipeline.result import Outcome, TurnResult
 from prism_slack.ports import (
     AnswerModel,
@@ -91,16 +92,18 @@ def run_turn(
     """Answer ``question`` in conversation ``where``; ``report`` pins a slug explicitly."""
     timer = _Timer()
     base = TurnResult(outcome=Outcome.ANSWERED, conversation=where, question=question)
-    text = question.strip()
+    text = plain(question)
     if not text:
         return _reply(base, Outcome.INVALID, "That message is empty — ask me about the prospect.")
+    if not english(text):
+        return _reply(base, Outcome.INVALID, ENGLISH_ONLY)
     notices: list[str] = []
     if len(text) > MAX_QUESTION_CHARS:
-        text = text[:MAX_QUESTION_CHARS]
         notices.append(
             f"Your message was cut to its first {MAX_QUESTION_CHARS:,} characters "
-            f"(it had {len(question.strip()):,})."
+            f"(it had {len(text):,})."
         )
+        text = text[:MAX_QUESTION_CHARS]
     try:
         with timer.stage("resolve"):
             resolved = _resolve(text, where, deps, report, base)
