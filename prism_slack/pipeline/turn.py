@@ -35,6 +35,7 @@ from prism_slack.ports import (
     ReportStore,
     StateStore,
 )
+from prism_slack.reports.detect import unknown_company
 from prism_slack.reports.model import Report
 from prism_slack.verdict import JudgeMode, Method, answer_label
 from prism_slack.verify import verify_answer
@@ -236,11 +237,18 @@ def _resolve(
     )
     detection = reports.detect(text)
     named = [reports.get(slug) for slug in detection.slugs]
+    usable = [r for r in named if _usable(r, where, deps)]
+    if len([r for r in usable if r.slug in detection.named]) > 1:
+        names = [r.company.name for r in usable if r.slug in detection.named]
+        message = (
+            f"You named {' and '.join(names)}. I answer from one audit report at a time: "
+            "which one first?"
+        )
+        return _reply(base, Outcome.AMBIGUOUS, message, candidates=names)
     if detection.status == "ambiguous" and bound not in detection.slugs:
-        usable = [r for r in named if _usable(r, where, deps)]
         if len(usable) > 1:
             names = [r.company.name for r in usable]
-            message = "Which company do you mean? " + " or ".join(names) + ". Name it in full."
+            message = f"That name fits {' and '.join(names)}: which one do you mean?"
             return _reply(base, Outcome.AMBIGUOUS, message, candidates=names)
         named = usable or named[:1]  # the one this channel may use, or a refusal below
     if named and named[0].slug != bound and (detection.status == "found" or len(named) == 1):
@@ -248,6 +256,10 @@ def _resolve(
         if _usable(report, where, deps):
             state.set_binding(where, slug=report.slug)
         return report, bound is not None
+    other = None if named else _other_company(text, bound, deps)
+    if other is not None:
+        message = f"I have no report for {other}; I have:"
+        return _reply(base, Outcome.NEEDS_BINDING, message, candidates=_known(where, deps))
     if bound is None:
         message = "I don't know which prospect this is about yet. " + HOW_TO_BIND
         return _reply(base, Outcome.NEEDS_BINDING, message, candidates=_known(where, deps))
@@ -257,6 +269,22 @@ def _resolve(
         state.clear_binding(where if where.thread else where.channel_scope())
         message = f"The report bound here ({bound}) is no longer available. " + HOW_TO_BIND
         return _reply(base, Outcome.NEEDS_BINDING, message, candidates=_known(where, deps))
+
+
+def _other_company(text: str, bound: str | None, deps: TurnDeps) -> str | None:
+    """A company the question names that has no report: any name when nothing is bound;
+    in a bound conversation, only a name with a legal suffix ("Acme Corp") that the bound
+    report never mentions (a competitor or vendor it lists is not another prospect)."""
+    name = unknown_company(text, capitalised=bound is None)
+    if name is None or bound is None:
+        return name
+    try:
+        report = deps.reports.get(bound)
+    except UnknownReportError:
+        return name
+    head = name.split()[0].casefold()
+    said = (str(leaf.value).casefold() for leaf in report.evidence)
+    return None if any(head in value for value in said) else name
 
 
 def _usable(report: Report, where: Conversation, deps: TurnDeps) -> bool:
