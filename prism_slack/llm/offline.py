@@ -78,9 +78,17 @@ _METRIC_TERMS = lexicon.wordset(
 )
 _SPLIT = re.compile(
     r"\s*(?:,|;|(?<!\b\w)&(?!\w\b)|\band\b|\bplus\b|\bas well as\b|\bvs\.?|\bversus\b"
-    r"|\bcompared? (?:to|with|against)\b|\bagainst\b|\bstacks? up (?:to|against)\b)\s*",
+    r"|\bcompared? (?:to|with|against)\b|\bagainst\b|\bstacks? up (?:to|against)\b"
+    r"|\b(?:better|worse|higher|lower|stronger|weaker|bigger|smaller|more|less) than\b)\s*",
     re.IGNORECASE,
 )
+_COMPARISON = re.compile(
+    r"\bvs\.?|\bversus\b|\bcompared?\b|\bstacks? up\b|\bagainst\b"
+    r"|\b(?:better|worse|higher|lower|stronger|weaker|bigger|smaller|more|less) than\b",
+    re.IGNORECASE,
+)
+"""A question that sets two things side by side: each side is answered in the same terms
+(a score beside a score)."""
 _SIZE_SECTIONS = ("facilities", "locations", "stores", "offices", "sites", "branches")
 _SIZE_KEYS = lexicon.wordset(
     "hospitals clinics stores warehouses offices locations sites branches facilities customers"
@@ -88,7 +96,7 @@ _SIZE_KEYS = lexicon.wordset(
 
 
 def absent(text: str = ABSENT_TEXT) -> Claim:
-    """"Not in the report": the fixed sentence, or a plain one naming what is missing."""
+    """ "Not in the report": the fixed sentence, or a plain one naming what is missing."""
     return Claim(text=text, kind="absent", evidence=[])
 
 
@@ -237,10 +245,27 @@ class Composer:
         if len(parts) <= 1:
             return _dedupe(self.part(whole))[:limit]
         share = max(2, self.max_claims // len(parts))
+        if _COMPARISON.search(text):
+            parts = self.alike(parts)
         claims: list[Claim] = []
         for part in parts:
             claims += [_named(c, part.text) for c in self.part(part)[:share]]
         return _dedupe(claims)[: max(self.max_claims, 2 * len(parts))]
+
+    def alike(self, parts: list[Question]) -> list[Question]:
+        """The sides of a comparison in the same terms: when one side is a score ("is
+        checkout better than search?"), every side is read as a score."""
+        scored = [self.scored(part) for part in parts]
+        if not any(scored) or all(scored):
+            return parts
+        for part, is_score in zip(parts, scored, strict=True):
+            if not is_score:
+                part.content = {**part.content, "score": 1.0}
+        return parts
+
+    def scored(self, part: Question) -> bool:
+        hits = self.ranked(part) if part.content else []
+        return bool(hits) and hits[0].item.path in self.index.scales
 
     def consistent(self, claims: list[Claim]) -> list[Claim]:
         """``claims`` without the quoted passages that state another amount or percentage
