@@ -323,6 +323,8 @@ class Composer:
         before = parse_question(previous, self.index)
         if q.pronoun:
             people = [i for i in self.items_of(self.part(before)) if i.is_person]
+            if people and q.coaching:  # "how do I handle her?"
+                return self.coaching(q, people[0])
             if people:
                 return self.person_claims(people[0], notes_first=True)
         if q.known_content and not q.refers and not q.scale:
@@ -633,19 +635,33 @@ class Composer:
                     claims.append(wording.detail_claim(related, sentence))
         return claims
 
-    def coaching(self, q: Question) -> list[Claim]:
+    def coaching(self, q: Question, person: Item | None = None) -> list[Claim]:
+        """A move anchored to ``person`` (a follow-up's "her"), else to the person,
+        competitor or finding the question names, with the facts it leans on."""
         asked = self.playbook.for_question(q.text)
         hits = self.ranked(q) if q.content else []
-        anchor = self.person_named(q.text) or (
-            _coaching_anchor(hits) if _answers(hits) else self.anchor_for(asked)
+        anchor = (
+            person
+            or self.person_named(q.text)
+            or self.person_in_role(q.text)
+            or concepts.competitor_named(self.index, q.text)
+            or (_coaching_anchor(hits) if _answers(hits) else self.anchor_for(asked))
         )
         if anchor is None:
             entry = asked or self.playbook.moves[0]
             return [wording.coaching_claim(entry, []), wording.ask_claim(entry, [])]
         entry = asked or self.entry_for(anchor)
         facts = self.leaning_facts(anchor, frozenset(q.content))
-        if anchor.is_person:  # "how do I sell X to their CFO": the finding about X too
-            rest = {t: w for t, w in q.content.items() if t not in _named_terms(anchor)}
+        if anchor.is_person:
+            # what they have on record (needs, objections, remit) picks the move, and the
+            # finding that matters to them: the one the question names ("how do I sell X
+            # to their CFO"), else the one their notes speak of
+            needs = " ".join(anchor.get(k) or "" for k in ("notes", "title", "role"))
+            entry = self.playbook.for_question(needs) or entry
+            named = _named_terms(anchor)
+            rest = {t: w for t, w in q.content.items() if t not in named and w >= 1.0}
+            if not rest:
+                rest = dict.fromkeys(lexicon.text_terms(anchor.get("notes") or ""), 1.0)
             finding = next((h.item for h in self.index.rank(rest, {}) if h.item.is_finding), None)
             if finding is not None and rest:
                 facts += self.leaning_facts(finding, frozenset(rest))
@@ -664,6 +680,15 @@ class Composer:
                 if phrase.count(" ") >= 1 and f" {phrase} " in said:
                     return person
         return None
+
+    def person_in_role(self, text: str) -> Item | None:
+        """The person holding the role the question names ("their CFO", "the champion"),
+        else the nearest one."""
+        role = concepts.role_asked(text)
+        if role is None:
+            return None
+        exact, near = concepts.holders(role, self.index.people())
+        return (exact or near or [None])[0]
 
     def anchor_for(self, entry: Move | Frame | None) -> Item | None:
         """The finding a move is best anchored to: one it fits, else one of the severities

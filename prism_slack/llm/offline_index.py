@@ -419,7 +419,8 @@ def _roles(fields: dict[str, Leaf]) -> dict[str, Leaf]:
     """A finding's or a person's fields under the names the answerer reads (``title``,
     ``severity``, ``detail``; ``name``, ``title``, ``role``, ``notes``), whatever keys the
     report gives them (``headline``, ``rating``, ``explanation``; ``full_name``,
-    ``position``, ``buying_role``, ``remarks``). A person is a record with a name and a
+    ``position``, ``buying_role``, ``remarks``), in any case style (``fullName``, ``"Role
+    in Deal"``). A person is a record with a name and a
     position or role; a finding, one with a severity word in a field and a headline. Any
     other record keeps its keys."""
     severity = next(
@@ -427,10 +428,14 @@ def _roles(fields: dict[str, Leaf]) -> dict[str, Leaf]:
         None,
     )
     kinds = ("person", "finding") if severity is not None else ("person",)
+    named = {k: "_".join(lexicon.key_words(k)) for k in fields}  # fullName, "Role in Deal"
     for kind in kinds:
         picked: dict[str, str] = {"severity": severity} if kind == "finding" and severity else {}
         for role, keys in lexicon.RECORD_FIELDS[kind].items():
-            key = next((k for k in keys if k in fields and k not in picked.values()), None)
+            free = [k for k in fields if k not in picked.values()]
+            key = next((k for want in keys for k in free if named[k] == want), None)
+            if key is None:  # "Stakeholder Name", "contactTitle": the key's last word
+                key = next((k for k in free if named[k].rsplit("_", 1)[-1] in keys), None)
             if key is not None:
                 picked[role] = key
         complete = (
