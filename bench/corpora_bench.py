@@ -36,7 +36,7 @@ from prism_slack.claims import Claim
 from prism_slack.llm.playbook import load_playbook
 from prism_slack.reports.model import Report
 from prism_slack.reports.store import validate_directory
-from prism_slack.verdict import ClaimVerdict
+from prism_slack.verdict import ClaimVerdict, Status
 from prism_slack.verify import verify_claim
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,12 +50,14 @@ class Tally:
     n: int = 0
     flagged: int = 0
     undecided: int = 0
+    settled: int = 0
     checks: collections.Counter[str] = field(default_factory=collections.Counter)
 
     def add(self, verdict: ClaimVerdict) -> None:
         self.n += 1
         self.flagged += not verdict.supported
         self.undecided += verdict.undecided
+        self.settled += verdict.status is Status.SETTLED
         self.checks.update({r.check.slug for r in verdict.reasons})
 
     def as_json(self) -> dict[str, Any]:
@@ -63,6 +65,7 @@ class Tally:
             "n": self.n,
             "flagged": self.flagged,
             "undecided": self.undecided,
+            "settled": self.settled,
             "checks": dict(self.checks.most_common()),
         }
 
@@ -77,9 +80,14 @@ class Corpus:
     misses: list[str] = field(default_factory=list)
     false_flags: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    cases: list[dict[str, Any]] = field(default_factory=list)
 
-    def add(self, ok: bool, cls: str, verdict: ClaimVerdict, where: str) -> None:
+    def add(self, ok: bool, cls: str, verdict: ClaimVerdict, where: str, case: str = "") -> None:
         (self.positive if ok else self.negative).setdefault(cls, Tally()).add(verdict)
+        self.cases.append(
+            {"corpus": self.name, "case": case or f"{where}:{len(self.cases)}",
+             "status": verdict.status.value, "rung": verdict.rung.value}
+        )  # fmt: skip
         line = f"[{cls}] {verdict.claim.text!r} ({where}) {[str(r) for r in verdict.reasons]}"
         if ok and not verdict.supported:
             self.false_flags.append(line)
@@ -99,6 +107,20 @@ class Corpus:
     def line(self) -> str:
         caught, refuted, flagged, correct = self.totals()
         return f"{self.name}: catch={caught}/{refuted} false_flags={flagged}/{correct}"
+
+    def states(self) -> str:
+        """The three figures that matter (DESIGN §14): false statements settled (posted with
+        no judge), true statements failed (withheld), and the share left to the judge."""
+        neg, pos = list(self.negative.values()), list(self.positive.values())
+        settled = sum(t.settled for t in neg)
+        n_neg, n_pos = sum(t.n for t in neg), sum(t.n for t in pos)
+        failed = sum(t.flagged for t in pos)
+        judged = sum(t.undecided for t in neg + pos)
+        return (
+            f"{self.name}: false_settled={settled}/{n_neg} ({_pct(settled, n_neg)}) "
+            f"true_failed={failed}/{n_pos} ({_pct(failed, n_pos)}) "
+            f"judged={judged}/{n_neg + n_pos} ({_pct(judged, n_neg + n_pos)})"
+        )
 
 
 def _reports(directory: Path) -> dict[str, Report]:
@@ -138,6 +160,42 @@ def tabfact(corpora: Path) -> Corpus:
             Claim.model_validate(row["claim"]), reports[row["report"]], allowed=allowed
         )
         out.add(bool(row["entailed"]), row["category"], verdict, row["report"])
+    out.seconds = time.perf_counter() - started
+    return out
+
+
+def report_styles(corpora: Path) -> Corpus:
+    base = corpora / "report-styles"
+    reports = _reports(base / "reports")
+    allowed = load_playbook().vocabulary()
+    out = Corpus("report-styles")
+    started = time.perf_counter()
+    for i, row in enumerate(_lines(base / "claims.jsonl")):
+        verdict = verify_claim(
+            Claim.model_validate(row["claim"]), reports[row["report"]], allowed=allowed
+        )
+        out.add(bool(row["ok"]), row["class"], verdict, row["report"], f"{row['report']}:{i}")
+    out.seconds = time.perf_counter() - started
+    return out
+
+
+def infotabs(corpora: Path) -> Corpus:
+    """INFOTABS dev: E statements are true; N (unsupported) and C (contradicted) are not."""
+    base = corpora / "infotabs-dev"
+    allowed = load_playbook().vocabulary()
+    out = Corpus("infotabs-dev")
+    started = time.perf_counter()
+    answers: dict[str, list[Claim]] = {}
+    reports: dict[str, Report] = {}
+    for row in _lines(base / "cases.jsonl"):
+        slug = row["slug"]
+        if slug not in reports:
+            reports[slug] = _reports(base / "reports" / slug)[slug]
+            raw = json.loads((base / "answers" / f"{slug}.json").read_text(encoding="utf-8"))
+            answers[slug] = [Claim.model_validate(c) for c in raw["claims"]]
+        claim = answers[slug][row["claim_index"]]
+        verdict = verify_claim(claim, reports[slug], allowed=allowed)
+        out.add(row["label"] == "E", row["label"], verdict, slug, row["id"])
     out.seconds = time.perf_counter() - started
     return out
 
@@ -184,20 +242,25 @@ def markdown(corpora: list[Corpus]) -> str:
     return "\n".join(lines)
 
 
+CORPORA = {
+    "natural-claims": natural_claims,
+    "report-styles": report_styles,
+    "infotabs-dev": infotabs,
+    "tabfact-dev": tabfact,
+}
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--corpora", type=Path, default=ROOT.parent / "shared" / "corpora")
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results")
     ap.add_argument("--show", type=int, default=0, help="print N false flags and misses each")
-    ap.add_argument("--only", choices=("natural-claims", "tabfact-dev"), default=None)
+    ap.add_argument("--only", choices=tuple(CORPORA), default=None)
+    ap.add_argument("--cases", type=Path, help="write each case's state here (JSON lines)")
     args = ap.parse_args()
     if not args.corpora.is_dir():
         sys.exit(f"no corpora at {args.corpora} (pass --corpora DIR)")
-    runs = []
-    if args.only in (None, "natural-claims"):
-        runs.append(natural_claims(args.corpora))
-    if args.only in (None, "tabfact-dev"):
-        runs.append(tabfact(args.corpora))
+    runs = [run(args.corpora) for name, run in CORPORA.items() if args.only in (None, name)]
     for c in runs:
         if args.show:
             print(f"-- {c.name} false flags ({len(c.false_flags)})")
@@ -205,12 +268,17 @@ def main() -> int:
             print(f"-- {c.name} misses ({len(c.misses)})")
             print(*c.misses[: args.show], sep="\n")
         print(c.line())
+        print(c.states())
+    if args.cases:
+        with args.cases.open("w", encoding="utf-8") as fh:
+            fh.writelines(json.dumps(case) + "\n" for c in runs for case in c.cases)
     if args.only is None:
         args.out.mkdir(parents=True, exist_ok=True)
         (args.out / "corpora.md").write_text(markdown(runs), encoding="utf-8")
         payload = {
             c.name: {
                 "line": c.line(),
+                "states": c.states(),
                 "seconds": round(c.seconds, 2),
                 "correct": {k: t.as_json() for k, t in sorted(c.positive.items())},
                 "fabricated": {k: t.as_json() for k, t in sorted(c.negative.items())},

@@ -22,7 +22,6 @@ CITE_LEAF_CAP = 64
 """How many leaves one cited path may stand for; beyond it the citation is cut."""
 
 _PLAIN_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*$")
-_PATH_TOKEN = re.compile(r'\.?([A-Za-z_][A-Za-z0-9_\-]*)|\[(\d+)\]|\["((?:[^"\\]|\\.)*)"\]')
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,30 +43,46 @@ def join_key(prefix: str, key: str) -> str:
     return f"{prefix}{part}" if part.startswith("[") else f"{prefix}.{part}"
 
 
+_SEGMENT = re.compile(
+    r"""\s*(?:\[\s*(\d+)\s*\]|\[\s*"((?:[^"\\]|\\.)*)"\s*\]|\[\s*'((?:[^'\\]|\\.)*)'\s*\]"""
+    r"""|\.?\s*([^.\[\]"']+))"""
+)
+
+
 @lru_cache(maxsize=65536)
 def canonical_path(path: str) -> str | None:
-    """Normalise a cited path (``$.a .b[ 0 ]`` → ``a.b[0]``); ``None`` if it cannot parse."""
+    """Normalise a cited path to the map's form, or ``None`` if it cannot parse.
+
+    Accepted: dotted keys, ``[i]`` list items, ``["key"]`` or ``['key']`` for any key
+    (spaces, dots, brackets), a leading ``$``, and spaces around the parts:
+    ``$.a .b[ 0 ]`` → ``a.b[0]``; ``Financials["Annual Revenue"]``,
+    ``Financials['Annual Revenue']`` and ``Financials.Annual Revenue`` are one path.
+    """
     text = path.strip()
     if text.startswith("$"):
-        text = text[1:].lstrip(".")
-    text = re.sub(r"\s+", "", text)
-    if not text:
+        text = text[1:].lstrip().removeprefix(".")
+    if not text.strip() or text.lstrip().startswith("."):
         return None
     out = ""
     pos = 0
     while pos < len(text):
-        m = _PATH_TOKEN.match(text, pos)
-        if m is None or (pos == 0 and text.startswith(".")):
+        m = _SEGMENT.match(text, pos)
+        if m is None or m.end() == pos:
             return None
-        key, index, quoted = m.group(1), m.group(2), m.group(3)
-        if key is not None:
-            out = join_key(out, key)
-        elif index is not None:
+        index, dq, sq, bare = m.groups()
+        if index is not None:
             out = f"{out}[{int(index)}]"
+        elif dq is not None:
+            out = join_key(out, json.loads(f'"{dq}"'))
+        elif sq is not None:
+            out = join_key(out, sq.replace("\\'", "'"))
         else:
-            out = join_key(out, json.loads(f'"{quoted}"'))
+            key = bare.strip()
+            if not key:
+                return None
+            out = join_key(out, key)
         pos = m.end()
-    return out
+    return out or None
 
 
 class EvidenceMap:

@@ -51,6 +51,14 @@ class Check(IntEnum):
         return self.name.lower()
 
 
+class Status(StrEnum):
+    """The three states a claim ends in (DESIGN §6): only proof moves it out of the middle."""
+
+    SETTLED = "settled"
+    UNDECIDED = "undecided"
+    FAILED = "failed"
+
+
 class Reason(BaseModel):
     """One failed check and why: ``str(reason)`` is ``"<check slug>: <message>"``, e.g.
     ``anchor_warrant: '$4.2M' matches no cited value``."""
@@ -102,6 +110,18 @@ class ClaimVerdict(BaseModel):
     ANCHOR-WARRANTED and marked as not entailment-checked. Only true when undecided."""
     derivations: list[Derivation] = []
     """Figures warranted by arithmetic over the cited fields, for a footnote to show."""
+    undecided_reasons: list[Reason] = []
+    """Why an undecided claim is undecided (each names its rule); empty otherwise."""
+
+    @property
+    def status(self) -> Status:
+        """``failed`` (withheld; no judge rescues it), ``undecided`` (the judge decides)
+        or ``settled`` (posted with no judge). DESIGN §6."""
+        if not self.supported:
+            return Status.FAILED
+        if self.undecided:
+            return Status.UNDECIDED
+        return Status.SETTLED
 
 
 class Label(StrEnum):

@@ -44,14 +44,10 @@ from prism_slack.reports.model import Report
 from prism_slack.settings import JudgeMode
 from prism_slack.verdict import ClaimVerdict
 from prism_slack.verify import promote, verify_claim
-from prism_slack.verify.checks import ClaimContext
 
 logger = logging.getLogger(__name__)
 
-UNANCHORED_UNJUDGED = (
-    "no judge: the checks cannot settle this claim, and nothing in it (no number, date or "
-    "name) is anchored to a cited value"
-)
+UNJUDGED = "no judge: the checks cannot settle this claim, and no judge ran to decide it"
 
 
 @dataclass
@@ -113,20 +109,21 @@ def judge_rewrite(
         elif i in sent:  # sent, but the judge gave no usable answer
             out.withheld.append(WithheldClaim(claim=verdict.claim, reasons=[failure]))
         elif verdict.undecided:
-            _unjudged(out, verdict, report, allowed)
+            _unjudged(out, verdict, mode=mode if judge is not None else "never")
         else:
             out.posted.append(verdict)
     return out
 
 
-def _unjudged(out: Judged, verdict: ClaimVerdict, report: Report, allowed: frozenset[str]) -> None:
-    """An undecided claim no judge saw: posted at its rung when anchored (or when it
-    restates the values it cites), else withheld."""
-    if verdict.restates or ClaimContext(verdict.claim, report, allowed).anchored:
+def _unjudged(out: Judged, verdict: ClaimVerdict, *, mode: JudgeMode) -> None:
+    """An undecided claim no judge saw. Under ``auto`` one that only restates the single
+    values it cites (``restates``) is posted at its rung, marked; otherwise it is withheld:
+    without a judge the product fails closed (DESIGN §7)."""
+    if verdict.restates and mode == "auto":
         out.unchecked.add(len(out.posted))
         out.posted.append(verdict)
     else:
-        out.withheld.append(WithheldClaim(claim=verdict.claim, reasons=[UNANCHORED_UNJUDGED]))
+        out.withheld.append(WithheldClaim(claim=verdict.claim, reasons=[UNJUDGED]))
 
 
 def _apply(

@@ -6,11 +6,14 @@ import datetime as dt
 import threading
 from collections.abc import Callable
 from functools import cached_property
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from prism_slack.evidence import EvidenceMap, content_digest
+
+if TYPE_CHECKING:
+    from prism_slack.facts import ReportFacts
 
 T = TypeVar("T")
 
@@ -97,6 +100,13 @@ class Report:
     @cached_property
     def evidence(self) -> EvidenceMap:
         return EvidenceMap(self.data)
+
+    @cached_property
+    def facts(self) -> ReportFacts:
+        """Every leaf's typed fact (DESIGN §3), compiled once per report."""
+        from prism_slack.facts import compile_facts  # the number grammar imports reports
+
+        return compile_facts(self.data)
 
     def __repr__(self) -> str:
         return f"Report({self.slug!r}, id={self.id!r})"

@@ -120,7 +120,7 @@ def verify_claim(
 ) -> ClaimVerdict:
     """The verdict on one claim. ``allowed``: extra names coaching may use (playbook ids
     and names such as ``M4`` and ``Quantify the gap``)."""
-    reasons, unsettled, derivations, restates = assess(claim, report, allowed=allowed)
+    reasons, unsettled, derivations, restates, doubts = assess(claim, report, allowed=allowed)
     rung = _rung(claim, report, reasons)
     if unsettled and rung is Rung.EVIDENCE_WARRANTED:
         rung = Rung.ANCHOR_WARRANTED
@@ -130,6 +130,7 @@ def verify_claim(
         supported=not reasons,
         reasons=reasons,
         undecided=unsettled,
+        undecided_reasons=list(doubts),
         restates=restates,
         derivations=list(derivations) if not reasons else [],
     )

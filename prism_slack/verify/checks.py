@@ -37,7 +37,7 @@ from prism_slack.claims import Answer, Claim
 from prism_slack.language import stem, words
 from prism_slack.reports.model import Report
 from prism_slack.verdict import Check, Derivation, Reason
-from prism_slack.verify import concepts, lexicon
+from prism_slack.verify import concepts, lexicon, proof
 from prism_slack.verify.anchors import (
     KEY_REACH,
     Anchoring,
@@ -937,6 +937,8 @@ class Assessment(NamedTuple):
     undecided: bool = False
     derivations: tuple[Derivation, ...] = ()
     restates: bool = False
+    doubts: tuple[Reason, ...] = ()
+    """Why an undecided claim is undecided, each naming its rule (``proof``)."""
 
 
 def assess(
@@ -969,8 +971,22 @@ def assess(
     for check, run in WARRANT_CHECKS.items():
         if check not in skip:
             record(check, run(ctx))
-    undecided = not reasons and bool(ctx.attribute.doubts)
-    return Assessment(reasons, undecided, tuple(ctx.derivations), undecided and ctx.restates)
+    derivations = tuple(ctx.derivations)
+    kept, doubts = proof.decide(
+        report, ctx.cited, ctx.found.quantities, reasons,
+        settled=not ctx.attribute.doubts, derived=frozenset(d.figure for d in derivations),
+        claim_text=claim.text,
+    )  # fmt: skip
+    if ctx.attribute.doubts and not kept:
+        doubts = [Reason(check=Check.ATTRIBUTE_WARRANT, message=f"unfound: {d}")
+                  for d in ctx.attribute.doubts] + doubts  # fmt: skip
+    undecided = not kept and bool(doubts)
+    restates = (
+        undecided
+        and ctx.restates
+        and not any(d.message.startswith(("fail.", "settle.")) for d in doubts)
+    )
+    return Assessment(kept, undecided, derivations, restates, tuple(doubts))
 
 
 def failed_checks(reasons: Iterable[Reason]) -> set[Check]:

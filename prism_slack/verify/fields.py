@@ -1,6 +1,7 @@
-"""Report values as quantities: a stored number read with the hints of its field path
-(``_pct``, ``_usd``, ``_days``, ``_millions``, ``rate``/``margin`` fractions, ``fy``,
-``scores.max``), a report sentence scanned, and the periods and numbers a path names."""
+"""Report values as quantities for the checks: a stored number read through its typed fact
+(``prism_slack.facts``: unit, currency, scale and period from wherever the report states
+them), a report sentence scanned, and the periods and numbers a path names. Without a typed
+fact (a value checked on its own) the field path's words give the hints."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
 
 from prism_slack.evidence import Scalar
+from prism_slack.facts import Source, TypedFact, Unit
 from prism_slack.verify import lexicon
 from prism_slack.verify.calendar import _two_digit_year
 from prism_slack.verify.numbers import Scan, scan
@@ -44,9 +46,31 @@ class FieldHints:
     """``…_bps``: the stored number is in hundredths of a percent."""
 
 
-def field_hints(path: str) -> FieldHints:
-    """Hints from the path: ``…_pct`` is in percent, ``…_usd`` is USD, ``…_days`` is days,
-    ``…rate``/``…margin`` below 1 is a fraction, ``scores.max`` is a scale."""
+def field_hints(path: str, fact: TypedFact | None = None) -> FieldHints:
+    """Hints for a stored number: from its typed fact when there is one, else from the
+    path (``…_pct`` is in percent, ``…_usd`` is USD, ``…_days`` is days, ``…rate`` below 1
+    is a fraction). ``scores.max`` (a scale), ``fy`` and loss words always come from the
+    path."""
+    hints = _path_hints(path)
+    q = fact.quantity if fact is not None else None
+    if fact is None:
+        return hints
+    if q is None:  # untyped: a plain number, no unit guessed
+        return replace(hints, percent=False, fraction=False, currency=None, unit=None,
+                       magnitude=None, basis_points=False)  # fmt: skip
+    duration = q.measure if q.unit is Unit.DURATION and q.measure in _PATH_UNITS else None
+    return replace(
+        hints,
+        percent=q.unit in (Unit.PERCENT, Unit.BASIS_POINTS),
+        basis_points=q.unit is Unit.BASIS_POINTS,
+        fraction=q.unit in (Unit.FRACTION, Unit.RATIO),
+        currency=q.currency if q.unit is Unit.CURRENCY else None,
+        unit=duration,
+        magnitude=Decimal(repr(q.scale)).normalize() if q.scale != 1 else None,
+    )
+
+
+def _path_hints(path: str) -> FieldHints:
     all_words = path_words(path)
     key = path_words(path.rsplit(".", 1)[-1]) if all_words else []
     last = key[-1] if key else ""
@@ -112,14 +136,32 @@ def number_quantities(value: Decimal, text: str, hints: FieldHints) -> Iterator[
         )  # fmt: skip
 
 
-def leaf_quantities(value: Scalar, path: str, found_in: Scan | None = None) -> tuple[Quantity, ...]:
-    """Every quantity a report value holds, read with the hints of its field path.
+def leaf_quantities(
+    value: Scalar, path: str, found_in: Scan | None = None, *, fact: TypedFact | None = None
+) -> tuple[Quantity, ...]:
+    """Every quantity a report value holds, read through its typed fact (or, without one,
+    with the hints of its field path), and the period the fact is of.
 
     ``found_in``: the value's ``scan(value, report_text=True)`` when the caller has it.
     """
     if value is None or isinstance(value, bool):
         return ()
-    hints = field_hints(path)
+    return _value_quantities(value, path, found_in, fact) + _fact_period(fact)
+
+
+def _fact_period(fact: TypedFact | None) -> tuple[Quantity, ...]:
+    """The period a typed fact is of, when its path does not name it already (a sibling
+    ``period: "FY25"``): read as a path's period is, a label, never a value."""
+    if fact is None or fact.period_text is None or fact.period_text in fact.path:
+        return ()
+    found = scan(fact.period_text, report_text=True).quantities
+    return tuple(replace(q, from_path=True) for q in found if q.kind in (QKind.DATE, QKind.PERIOD))
+
+
+def _value_quantities(
+    value: str | int | float, path: str, found_in: Scan | None, fact: TypedFact | None
+) -> tuple[Quantity, ...]:
+    hints = field_hints(path, fact)
     if isinstance(value, (int, float)):
         d = _to_decimal(value)
         return tuple(number_quantities(d, repr(value), hints)) if d is not None else ()
@@ -128,6 +170,18 @@ def leaf_quantities(value: Scalar, path: str, found_in: Scan | None = None) -> t
         only = found[0]
         if only.text == value.strip():  # a bare number stored as a string
             return tuple(number_quantities(only.value, value, hints))
+    if (
+        fact is not None
+        and fact.quantity is not None
+        and fact.sources.get("unit")
+        not in (
+            None,
+            Source.VALUE,
+        )
+        and len(found) == 1
+        and found[0].numeric
+    ):  # a number whose unit is stated beside it
+        return tuple(number_quantities(found[0].value, value, hints))  # fmt: skip
     if hints.negative:
         found = tuple(
             replace(q, direction="down") if q.numeric and q.value > 0 and not q.direction else q

@@ -17,6 +17,7 @@ from typing import Any
 
 from prism_slack import language
 from prism_slack.evidence import Leaf, canonical_path, join_key
+from prism_slack.facts import TypedFact
 from prism_slack.language import stem, words
 from prism_slack.reports.model import Report
 from prism_slack.verify import concepts, lexicon
@@ -78,7 +79,7 @@ class Container:
     is_list: bool = False
 
 
-def _leaf_facts(leaf: Leaf, ordinary: frozenset[str]) -> LeafFacts:
+def _leaf_facts(leaf: Leaf, ordinary: frozenset[str], typed: TypedFact | None) -> LeafFacts:
     path_word_list = path_words(leaf.path)
     value_words: list[str] = []
     value_text: Squashed | None = None
@@ -94,7 +95,7 @@ def _leaf_facts(leaf: Leaf, ordinary: frozenset[str]) -> LeafFacts:
     phrases = path_phrases(leaf.path)
     path_texts = tuple(squash_text(p) for p in phrases)
     units |= {squash_name(p) for p in phrases} | {w for w in path_word_list if w.isalnum()}
-    quantities = leaf_quantities(leaf.value, leaf.path, found)
+    quantities = leaf_quantities(leaf.value, leaf.path, found, fact=typed)
     all_words = value_words + path_word_list + _calendar_word(quantities, path_word_list)
     path_measures = concepts.measures(path_word_list)
     hits = concepts.hits(value_words) + concepts.hits(path_word_list)
@@ -373,7 +374,8 @@ class VerifierIndex:
         self.vocabulary = _vocabulary(evidence)
         self.field_stems = _field_stems(evidence, report.data)
         self.leaves: dict[str, LeafFacts] = {
-            leaf.path: _leaf_facts(leaf, self.vocabulary) for leaf in evidence
+            leaf.path: _leaf_facts(leaf, self.vocabulary, report.facts.get(leaf.path))
+            for leaf in evidence
         }
         self.containers: dict[str, Container] = {}
         for path, value in _containers(report.data):

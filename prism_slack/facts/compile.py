@@ -1,0 +1,701 @@
+"""Compile a report into typed facts, once, when it loads (DESIGN §3).
+
+Meaning is taken from wherever the report states it, nearest first:
+
+1. the value itself (``"£12.4m"``, ``"8.7%"``, ``"3 weeks"``, ``"c. 1400"``,
+   ``"1998 – present"``), read by the number grammar (``verify.numbers.scan``);
+2. a ``{value, unit, period}`` (or ``{value, out_of}``) object around it;
+3. a sibling field: ``currency``, ``unit``, a scale (``scaleMax``, ``Scale: "0–10"``);
+4. the key, in any case style (``revenue_usd``, ``grossWrittenPremium``,
+   ``"Tech Budget (FY26)"``): units, scales, currency, rate words, a period;
+5. the parent's key (``conversion.mobile = 0.013`` is a conversion rate), and a currency
+   the report states once for a subtree above it.
+
+A rate stored as a number is a fraction when it is at most 1; above 1 it is a multiple
+(``solvencyCoverageRatio = 1.68`` is 168%) where the key says so, or where the report
+stores its rates as fractions; otherwise it is left untyped, never guessed.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from decimal import Decimal
+from typing import Any
+
+from prism_slack.evidence import join_key
+from prism_slack.facts import display
+from prism_slack.facts.model import (
+    FactKind,
+    Granularity,
+    Quantity,
+    Series,
+    SeriesPoint,
+    Source,
+    TypedFact,
+    Unit,
+    When,
+)
+from prism_slack.facts.words import (
+    currency_code,
+    duration_unit,
+    key_words,
+    scale_factor,
+    word_set,
+)
+from prism_slack.verify.numbers import QKind, scan
+from prism_slack.verify.quantity import Quantity as Scanned
+
+PASSAGE_WORDS = 9
+"""A text of this many words or more (or of more than one sentence) is a passage."""
+
+_PERIOD_KEY = re.compile(
+    r"^(?:(?:fy|cy)\s?'?(\d{2}|\d{4})|(\d{4})|q([1-4])\s?(?:fy)?\s?(\d{2}|\d{4})?|"
+    r"h([12])\s?(\d{4})?|(\d{4})\s?-?\s?(?:q([1-4])|h([12])))$",
+    re.IGNORECASE,
+)
+_KEY_PERIOD = re.compile(r"\((?:fy\s?)?'?(\d{2}|\d{4})\)|\b(fy\s?'?\d{2,4})\b", re.IGNORECASE)
+_OPEN_RANGE = re.compile(r"(\d{4})\s*[-–—]\s*([A-Za-z]+)\s*$")
+_APPROX = re.compile(r"^\s*(?:approx\.?|approximately|c\.|ca\.|circa|about|around|~|est\.)\s*")
+_VALUE_KEYS = frozenset({"value", "amount", "val"})
+_OBJECT_META = frozenset(
+    {"unit", "units", "period", "currency", "scale", "out_of", "outof", "max", "as_of", "asof",
+     "date", "source", "note", "notes", "basis", "year", "of"}
+)  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class _Scope:
+    """What the objects above a leaf say about it."""
+
+    currency: str | None = None
+    currency_source: Source = Source.SIBLING
+    unit: str | None = None
+    out_of: float | None = None
+    period: str | None = None
+    fractions: bool | None = None
+    """The report stores its rates as fractions (True), as percents (False), or unknown."""
+
+
+class ReportFacts:
+    """Every leaf's typed fact, by path, and the series the report holds."""
+
+    __slots__ = ("by_path", "series")
+
+    def __init__(self, by_path: dict[str, TypedFact], series: dict[str, TypedFact]) -> None:
+        self.by_path = by_path
+        self.series = series
+
+    def get(self, path: str) -> TypedFact | None:
+        return self.by_path.get(path) or self.series.get(path)
+
+    def untyped(self) -> list[TypedFact]:
+        return [f for f in self.by_path.values() if f.kind is FactKind.UNTYPED]
+
+    def __len__(self) -> int:
+        return len(self.by_path)
+
+
+def compile_facts(data: Mapping[str, Any]) -> ReportFacts:
+    """The typed facts of a report's JSON (the whole document, envelope included)."""
+    compiler = _Compiler(_rate_convention(data), _report_currency(data))
+    compiler.walk_object("", data, _Scope(fractions=compiler.fractions), [])
+    return ReportFacts(compiler.facts, compiler.series)
+
+
+class _Compiler:
+    def __init__(self, fractions: bool | None, currency: str | None) -> None:
+        self.fractions = fractions
+        self.report_currency = currency
+        self.facts: dict[str, TypedFact] = {}
+        self.series: dict[str, TypedFact] = {}
+
+    # -- objects --------------------------------------------------------------------
+    def walk(self, path: str, key: str, value: Any, scope: _Scope, parents: list[str]) -> None:
+        if isinstance(value, Mapping):
+            self.walk_object(path, value, scope, [*parents, key])
+        elif isinstance(value, list):
+            for i, item in enumerate(value):
+                self.walk(f"{path}[{i}]", key, item, scope, parents)
+        else:
+            self.facts[path] = self.leaf(path, key, value, scope, parents)
+
+    def walk_object(
+        self, path: str, obj: Mapping[str, Any], scope: _Scope, parents: list[str]
+    ) -> None:
+        periodic = _series_keys(obj)
+        scope = self._object_scope(obj, scope, periodic=periodic)
+        value_object = any(key_words(str(k)) == ["value"] for k in obj)
+        for raw_key, child in obj.items():
+            key = str(raw_key)
+            child_scope = scope
+            if periodic:
+                child_scope = replace(scope, period=key)
+            elif value_object and key_words(key) != ["value"]:
+                child_scope = replace(scope, unit=None, out_of=None, period=None)
+            self.walk(join_key(path, key), key, child, child_scope, parents)
+        if periodic and path:
+            self._series(path, obj, parents)
+        values = obj.get("values")
+        if isinstance(values, Mapping) and _series_keys(values):
+            self._series(join_key(path, "values"), values, [*parents, "values"])
+
+    def _object_scope(self, obj: Mapping[str, Any], scope: _Scope, *, periodic: bool) -> _Scope:
+        by_words = {tuple(key_words(str(k))): v for k, v in obj.items()}
+        currency = by_words.get(("currency",)) or by_words.get(("currency", "code"))
+        if isinstance(currency, str) and (code := currency_code(currency)):
+            scope = replace(scope, currency=code, currency_source=Source.SIBLING)
+        unit = by_words.get(("unit",)) or by_words.get(("units",))
+        is_value_object = any(k[-1:] == ("value",) and len(k) == 1 for k in by_words)
+        if isinstance(unit, str):
+            scope = replace(scope, unit=unit)
+        elif not is_value_object and not periodic:
+            scope = replace(scope, unit=None)
+        out_of = _scale_of(by_words)
+        if out_of is not None:
+            scope = replace(scope, out_of=out_of)
+        period = by_words.get(("period",))
+        if isinstance(period, str) and is_value_object:
+            scope = replace(scope, period=period)
+        elif scope.period is not None and not is_value_object:
+            scope = replace(scope, period=None)
+        return scope
+
+    def _series(self, path: str, obj: Mapping[str, Any], parents: list[str]) -> None:
+        points = []
+        for key in sorted((str(k) for k in obj), key=_period_sort_key):
+            fact = self.facts.get(join_key(path, key))
+            if fact is not None and fact.quantity is not None:
+                points.append(SeriesPoint(period=key, path=fact.path, quantity=fact.quantity))
+        if len(points) < 2:
+            return
+        series = Series(points=points)
+        latest, previous = series.latest, series.points[-2]
+        direction = series.direction
+        trend = {"up": "up", "down": "down", "flat": "flat"}.get(direction, "mixed")
+        shown = (
+            f"{display.quantity(latest.quantity)} in {latest.period}, {trend} from "
+            f"{display.quantity(previous.quantity)} in {previous.period}"
+        )
+        words = key_words(parents[-1]) if parents else []
+        if words == ["values"] and len(parents) > 1:
+            words = key_words(parents[-2])
+        self.series[path] = TypedFact(
+            path=path,
+            kind=FactKind.SERIES,
+            label=_sentence(words),
+            display=shown,
+            series=series,
+            sources={"periods": Source.KEY},
+        )
+
+    # -- leaves ---------------------------------------------------------------------
+    def leaf(self, path: str, key: str, value: Any, scope: _Scope, parents: list[str]) -> TypedFact:
+        words = key_words(key)
+        label = _label(key, words, parents)
+        base: dict[str, Any] = {"path": path, "label": label}
+        period, period_text = _period(key, words, scope)
+        if period is not None:
+            base |= {"period": period, "period_text": period_text}
+        if value is None:
+            return TypedFact(**base, kind=FactKind.UNTYPED, display="null", note="no value")
+        if isinstance(value, bool):
+            return TypedFact(**base, kind=FactKind.FLAG, display="yes" if value else "no")
+        if isinstance(value, (int, float)):
+            return self._number(base, Decimal(repr(value)), words, parents, scope)
+        text = str(value)
+        return self._string(base, text, words, parents, scope)
+
+    def _number(
+        self,
+        base: dict[str, Any],
+        number: Decimal,
+        words: Sequence[str],
+        parents: Sequence[str],
+        scope: _Scope,
+        *,
+        approx: bool = False,
+        signed: bool = False,
+        source: Source = Source.VALUE,
+    ) -> TypedFact:
+        decimals = max(0, -int(number.as_tuple().exponent))
+        q, sources, note = self._read_number(number, words, parents, scope)
+        if q is None:
+            return TypedFact(
+                **base, kind=FactKind.UNTYPED, display=display.plain(number), note=note,
+                sources=sources,
+            )  # fmt: skip
+        q = q.model_copy(update={"decimals": decimals, "approx": approx, "signed": signed})
+        sources.setdefault("value", source)
+        kind = FactKind.DATE if q.unit is Unit.YEAR else FactKind.QUANTITY
+        when = _year(int(q.value)) if q.unit is Unit.YEAR else None
+        return TypedFact(
+            **base, kind=kind, display=display.quantity(q), quantity=q, when=when,
+            sources=sources, note=note,
+        )  # fmt: skip
+
+    def _read_number(
+        self, number: Decimal, words: Sequence[str], parents: Sequence[str], scope: _Scope
+    ) -> tuple[Quantity | None, dict[str, Source], str | None]:
+        value = float(number)
+        sources: dict[str, Source] = {}
+        note: str | None
+        own = set(words)
+        parent_words = set(key_words(parents[-1])) if parents else set()
+        scale = 1.0
+        for before, w in zip(["", *words], words, strict=False):
+            if (f := scale_factor(w)) is not None and w not in {"m", "b", "k"} and before != "per":
+                scale, sources["scale"] = f, Source.KEY
+        # 1. a unit object or sibling unit field
+        if scope.unit is not None:
+            read = _unit_text(scope.unit)
+            if read is not None:
+                unit, currency, factor, measure = read
+                sources["unit"] = Source.OBJECT
+                q = Quantity(
+                    value=value, unit=unit, currency=currency, scale=factor or scale,
+                    measure=measure, out_of=scope.out_of,
+                )  # fmt: skip
+                return q, sources, None
+        # 2. a score's scale beside it
+        if scope.out_of is not None and not own & word_set("scale_words"):
+            sources["out_of"] = Source.SIBLING
+            return Quantity(value=value, unit=Unit.SCORE, out_of=scope.out_of), sources, None
+        # 3. the key's own words
+        if own & word_set("basis_point_words"):
+            sources["unit"] = Source.KEY
+            return Quantity(value=value, unit=Unit.BASIS_POINTS), sources, None
+        if own & word_set("percent_words"):
+            sources["unit"] = Source.KEY
+            return Quantity(value=value, unit=Unit.PERCENT), sources, None
+        key_currency = next((c for w in words if (c := _key_currency(w))), None)
+        if key_currency:
+            sources["unit"] = sources["currency"] = Source.KEY
+            q = Quantity(value=value, unit=Unit.CURRENCY, currency=key_currency, scale=scale)
+            return q, sources, None
+        is_int = number == number.to_integral_value()
+        if is_int and 1800 <= value <= 2100 and (own & word_set("year_words") or "last" in own):
+            sources["unit"] = Source.KEY
+            return Quantity(value=value, unit=Unit.YEAR), sources, None
+        if own & word_set("relation_words") and 0 < value < 10:
+            sources["unit"] = Source.KEY
+            against = "a multiple of what it is set against"
+            return Quantity(value=value, unit=Unit.RATIO), sources, against
+        duration = _key_duration(words)
+        if duration:
+            sources["unit"] = Source.KEY
+            return Quantity(value=value, unit=Unit.DURATION, measure=duration), sources, None
+        if own & word_set("scale_words"):
+            sources["unit"] = Source.KEY
+            return Quantity(value=value, unit=Unit.NUMBER), sources, "a scale"
+        rate_words = word_set("rate_words")
+        rate = bool(own & rate_words) or (
+            bool(parent_words & rate_words) and not own & word_set("money_words")
+        )
+        if rate:
+            sources["unit"] = Source.KEY if own & rate_words else Source.PARENT
+            if abs(value) <= 1:
+                return Quantity(value=value, unit=Unit.FRACTION), sources, None
+            if own & word_set("multiple_words") or scope.fractions:
+                note = None if own & word_set("multiple_words") else "a rate above 1: a multiple"
+                return Quantity(value=value, unit=Unit.RATIO), sources, note
+            if scope.fractions is False and abs(value) <= 100:
+                return Quantity(value=value, unit=Unit.PERCENT), sources, "rates here are percents"
+            return None, sources, f"a rate of {display.plain(value)}: percent or multiple?"
+        if own & word_set("money_words"):
+            currency = scope.currency or self.report_currency
+            if currency is not None:
+                sources["currency"] = scope.currency_source if scope.currency else Source.REPORT
+            sources["unit"] = Source.KEY
+            note = None if currency else "an amount with no currency stated"
+            q = Quantity(value=value, unit=Unit.CURRENCY, currency=currency, scale=scale)
+            return q, sources, note
+        if is_int:
+            return Quantity(value=value, unit=Unit.COUNT, scale=scale), sources, None
+        return Quantity(value=value, unit=Unit.NUMBER, scale=scale), sources, None
+
+    def _string(
+        self,
+        base: dict[str, Any],
+        text: str,
+        words: Sequence[str],
+        parents: Sequence[str],
+        scope: _Scope,
+    ) -> TypedFact:
+        stripped = text.strip()
+        if not stripped:
+            return TypedFact(**base, kind=FactKind.UNTYPED, display="", note="empty text")
+        approx = bool(_APPROX.match(stripped))
+        core = _APPROX.sub("", stripped)
+        open_range = _OPEN_RANGE.search(core)
+        if open_range and open_range.group(2).lower() in word_set("open_end_words"):
+            start = int(open_range.group(1))
+            when = When(
+                start=dt.date(start, 1, 1), end=None, granularity=Granularity.RANGE,
+                present=True, approx=approx,
+            )  # fmt: skip
+            if open_range.start() == 0:
+                return TypedFact(
+                    **base, kind=FactKind.DATE, display=stripped, when=when, text=stripped,
+                    sources={"value": Source.VALUE},
+                )  # fmt: skip
+        n_words = len(stripped.split())
+        if n_words >= PASSAGE_WORDS or not any(c.isdigit() for c in core):
+            kind = FactKind.PASSAGE if n_words >= PASSAGE_WORDS else _name_or_passage(stripped)
+            return TypedFact(
+                **base, kind=kind, display=_sentence_cut(stripped), text=stripped,
+                sources={"value": Source.VALUE},
+            )  # fmt: skip
+        found = scan(core, report_text=True)
+        quantities = [q for q in found.quantities if q.kind is not QKind.RECORD or not q.parts]
+        whole = _whole(core, found.masked, quantities)
+        if whole is not None:
+            fact = self._scanned(base, whole, core, words, parents, scope, approx=approx)
+            if fact is not None:
+                return fact
+        kind = FactKind.PASSAGE if n_words > 3 else _name_or_passage(stripped)
+        return TypedFact(
+            **base, kind=kind, display=_sentence_cut(stripped), text=stripped,
+            sources={"value": Source.VALUE},
+        )  # fmt: skip
+
+    def _scanned(  # noqa: PLR0917
+        self,
+        base: dict[str, Any],
+        q: Scanned,
+        core: str,
+        words: Sequence[str],
+        parents: Sequence[str],
+        scope: _Scope,
+        *,
+        approx: bool,
+    ) -> TypedFact | None:
+        written = core.strip()
+        signed = written[:1] in "+-−" and q.kind in (QKind.NUMBER, QKind.PERCENT)
+        if q.kind is QKind.NUMBER and q.unit is None and _bare(q.text.strip()) == _bare(written):
+            # a bare number stored as a string: read it as a number, with the key's hints
+            fact = self._number(
+                base, abs(q.value) * (-1 if written.startswith(("-", "−")) else 1),
+                words, parents, scope, approx=approx, signed=signed,
+            )  # fmt: skip
+            rest = written[len(_bare(written)) :].strip()
+            if rest and fact.quantity is not None and not fact.quantity.measure:
+                quantity = fact.quantity.model_copy(update={"measure": rest})
+                fact = fact.model_copy(
+                    update={"quantity": quantity, "display": display.quantity(quantity)}
+                )
+            return fact
+        sources = {"value": Source.VALUE, "unit": Source.VALUE}
+        digits = re.search(r"\d[\d,]*(?:\.(\d+))?", q.text)
+        decimals = len(digits.group(1) or "") if digits else 0
+        if q.kind is QKind.CURRENCY:
+            quantity = Quantity(
+                value=float(q.value), unit=Unit.CURRENCY, currency=q.currency,
+                decimals=decimals, approx=approx, signed=signed,
+            )  # fmt: skip
+        elif q.kind is QKind.PERCENT:
+            quantity = Quantity(
+                value=float(q.value), unit=Unit.PERCENT, decimals=decimals, approx=approx,
+                signed=signed, measure=_rest(written, q.text) or None,
+            )  # fmt: skip
+        elif q.kind is QKind.SCORE and q.scale is not None:
+            quantity = Quantity(value=float(q.value), unit=Unit.SCORE, out_of=float(q.scale))
+        elif q.kind is QKind.NUMBER and q.unit is not None and duration_unit(q.unit):
+            quantity = Quantity(
+                value=float(q.value), unit=Unit.DURATION, measure=duration_unit(q.unit),
+                decimals=decimals, approx=approx,
+            )  # fmt: skip
+        elif q.kind in (QKind.DATE, QKind.PERIOD):
+            when = _when(q)
+            if when is None:
+                return None
+            when = when.model_copy(update={"approx": approx})
+            return TypedFact(
+                **base, kind=FactKind.DATE, display=display.when(when, written), when=when,
+                text=written, sources={"value": Source.VALUE},
+            )  # fmt: skip
+        else:
+            return None
+        shown = written if approx else display.quantity(quantity)
+        return TypedFact(
+            **base, kind=FactKind.QUANTITY, display=shown, quantity=quantity, sources=sources,
+        )  # fmt: skip
+
+
+# -- helpers ------------------------------------------------------------------------------
+
+
+def _name_or_passage(text: str) -> FactKind:
+    """A short text is a name unless it is written as sentences."""
+    sentences = len(re.findall(r"[.!?](?:\s|$)", text))
+    return (
+        FactKind.PASSAGE
+        if sentences > 1 or (sentences and len(text.split()) >= 5)
+        else (FactKind.NAME)
+    )
+
+
+def _rate_convention(data: Mapping[str, Any]) -> bool | None:
+    """Whether the report stores rates as fractions: most numbers under a rate word (and no
+    percent word) are at most 1 (True), most are above 1 (False), or too few to tell."""
+    rate, percent = word_set("rate_words"), word_set("percent_words")
+    small = large = 0
+    stack: list[tuple[str, Any]] = list(data.items())
+    while stack:
+        key, value = stack.pop()
+        if isinstance(value, Mapping):
+            stack += [(str(k), v) for k, v in value.items()]
+        elif isinstance(value, list):
+            stack += [(key, v) for v in value]
+        elif isinstance(value, (int, float)) and not isinstance(value, bool):
+            words = set(key_words(key))
+            if words & rate and not words & percent:
+                small += abs(value) <= 1
+                large += abs(value) > 1
+    if small + large < 3:
+        return None
+    if small >= 0.75 * (small + large):
+        return True
+    if large >= 0.75 * (small + large):
+        return False
+    return None
+
+
+def _report_currency(data: Mapping[str, Any]) -> str | None:
+    """The one currency a report states in its ``currency`` fields, if it states one."""
+    found: set[str] = set()
+    stack: list[tuple[str, Any]] = list(data.items())
+    while stack:
+        key, value = stack.pop()
+        if isinstance(value, Mapping):
+            stack += [(str(k), v) for k, v in value.items()]
+        elif isinstance(value, list):
+            stack += [(key, v) for v in value]
+        elif key_words(key) == ["currency"] and isinstance(value, str):
+            code = currency_code(value)
+            if code:
+                found.add(code)
+    return found.pop() if len(found) == 1 else None
+
+
+def _scale_of(by_words: Mapping[tuple[str, ...], Any]) -> float | None:
+    """A score scale one of an object's fields states: ``scaleMax: 5``, ``out_of: 5``,
+    ``Scale: "0–10"``."""
+    scale_words = word_set("scale_words")
+    for words, value in by_words.items():
+        if not words or not set(words) <= scale_words | {"scale", "max", "out", "of"}:
+            continue
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
+            return float(value)
+        if isinstance(value, str):
+            m = re.fullmatch(r"\s*(?:0|1)\s*[-–—to]+\s*(\d+(?:\.\d+)?)\s*", value)
+            if m:
+                return float(m.group(1))
+    return None
+
+
+def _series_keys(obj: Mapping[str, Any]) -> bool:
+    """Every key names a period (``2023``, ``FY22``, ``Q3 2025``) and at least two values
+    are numbers: the object is a series."""
+    if len(obj) < 2 or not all(_PERIOD_KEY.match(str(k).strip()) for k in obj):
+        return False
+    numeric = sum(
+        (isinstance(v, (int, float)) and not isinstance(v, bool))
+        or (isinstance(v, str) and bool(re.match(r"^\s*[+\-−]?[$€£]?\d", v)))
+        for v in obj.values()
+    )
+    return numeric >= 2
+
+
+def _period_sort_key(key: str) -> tuple[int, int]:
+    digits = re.findall(r"\d+", key)
+    year = 0
+    sub = 0
+    for d in digits:
+        if len(d) == 4:
+            year = int(d)
+        elif len(d) == 2 and not year and key.lower().startswith(("fy", "cy")):
+            year = 2000 + int(d)
+        elif len(d) == 1:
+            sub = int(d)
+    if len(digits) == 2 and not year and key.lower().startswith(("fy", "cy")):
+        year = 2000 + int(digits[0])
+    return year, sub
+
+
+def _period(key: str, words: Sequence[str], scope: _Scope) -> tuple[When | None, str | None]:
+    text = scope.period
+    if text is None:
+        m = _KEY_PERIOD.search(key)
+        if m:
+            text = m.group(0).strip("()")
+    if text is None:
+        return None, None
+    found = scan(text, report_text=True)
+    for q in found.quantities:
+        when = _when(q)
+        if when is not None:
+            return when, text
+        if q.kind is QKind.NUMBER and q.year_like:
+            return _year(int(q.value)), text
+    return None, text
+
+
+def _when(q: Scanned) -> When | None:
+    start: dt.date | None
+    end: dt.date | None
+    if q.kind is QKind.DATE and q.dates:
+        first, last = q.dates[0], q.dates[-1]
+        if first.year is None:
+            return None
+        start = dt.date(first.year, first.month or 1, first.day or 1)
+        if len(q.dates) > 1 and last.year is not None:
+            end = dt.date(last.year, last.month or 12, last.day or 28)
+            return When(start=start, end=end, granularity=Granularity.RANGE)
+        gran = (
+            Granularity.DAY if first.day else Granularity.MONTH if first.month else Granularity.YEAR
+        )
+        return When(start=start, end=start, granularity=gran)
+    if q.kind is QKind.PERIOD and q.period is not None:
+        p = q.period
+        if p.span is not None:
+            a, b = p.span
+            if a.year is None or b.year is None:
+                return None
+            return When(
+                start=dt.date(a.year, a.month or 1, a.day or 1),
+                end=dt.date(b.year, b.month or 12, b.day or 28),
+                granularity=Granularity.RANGE,
+            )
+        if p.year is None:
+            return None
+        if p.quarter is not None:
+            gran = Granularity.QUARTER
+        elif p.half is not None:
+            gran = Granularity.HALF
+        else:
+            gran = Granularity.YEAR
+        span = p.calendar_span()
+        start = end = None
+        if span is not None and span[0].year and span[1].year:
+            start = dt.date(span[0].year, span[0].month or 1, span[0].day or 1)
+            end = dt.date(span[1].year, span[1].month or 12, span[1].day or 28)
+        return When(start=start, end=end, granularity=gran, fiscal=p.fiscal)
+    return None
+
+
+def _year(year: int) -> When:
+    return When(start=dt.date(year, 1, 1), end=dt.date(year, 12, 31), granularity=Granularity.YEAR)
+
+
+def _whole(core: str, masked: str, quantities: Sequence[Scanned]) -> Scanned | None:
+    """The one quantity a short value is, when the rest is at most a few framing words
+    (``+6.3% YoY``, ``1.8 nights``, ``3 working days``)."""
+    if len(quantities) != 1:
+        first = quantities[0] if quantities else None
+        if first is not None and first.kind in (QKind.DATE, QKind.PERIOD) and first.start <= 2:
+            return first  # ``FY2025 (January–December 2025)``
+        return None
+    rest = re.sub(r"\x00+", " ", masked).split()
+    only = quantities[0]
+    if only.kind in (QKind.DATE, QKind.PERIOD) and only.start <= 2 and len(rest) <= 3:
+        return only  # ``1 October 2024 – 30 September 2025``
+    return only if len(rest) <= 3 and len(core.split()) <= 5 else None
+
+
+def _bare(text: str) -> str:
+    m = re.match(r"^[+\-−]?\d[\d,]*(?:\.\d+)?", text)
+    return m.group(0).lstrip("+-−") if m else text
+
+
+def _rest(written: str, found: str) -> str:
+    i = written.find(found)
+    return (written[i + len(found) :] if i >= 0 else "").strip()
+
+
+def _unit_text(unit: str) -> tuple[Unit, str | None, float | None, str | None] | None:
+    """A unit field's text: ``EUR million``, ``ratio``, ``days``, ``% of revenue``, ``FTE``."""
+    text = unit.strip()
+    if not text:
+        return None
+    low = text.lower()
+    tokens = re.findall(r"[%$€£]|[A-Za-z]+", text)
+    currency = next((c for t in tokens if (c := currency_code(t))), None)
+    factor = next((f for t in tokens if (f := scale_factor(t)) and t.lower() not in "mbk"), None)
+    if currency:
+        return Unit.CURRENCY, currency, factor, None
+    if low.startswith("%") or tokens[:1] in (["percent"], ["pct"]):
+        return Unit.PERCENT, None, None, text if len(text) > 1 else None
+    if low in word_set("multiple_words") or low in {"x", "multiple"}:
+        return Unit.RATIO, None, None, None
+    if low in {"fraction", "share", "proportion"}:
+        return Unit.FRACTION, None, None, None
+    if low in word_set("basis_point_words"):
+        return Unit.BASIS_POINTS, None, None, None
+    if duration_unit(low):
+        return Unit.DURATION, None, None, duration_unit(low)
+    return Unit.COUNT if factor is None else Unit.NUMBER, None, factor, text
+
+
+def _key_currency(word: str) -> str | None:
+    return currency_code(word) if len(word) == 3 or word in {"dollars", "euros"} else None
+
+
+def _key_duration(words: Sequence[str]) -> str | None:
+    """The key's last word names a duration unit, and no number qualifies it
+    (``avg_sales_cycle_days``, not ``claimsSettledWithin30Days``)."""
+    if not words:
+        return None
+    unit = duration_unit(words[-1])
+    if unit is None or words[-1] in {"s", "h", "d"}:
+        return None
+    if len(words) > 1 and (words[-2].isdigit() or words[-2] in {"per", "a", "each", "every"}):
+        return None
+    return unit
+
+
+def _sentence(words: Sequence[str]) -> str:
+    text = " ".join(words)
+    return text[:1].upper() + text[1:]
+
+
+_LABEL_DROP = frozenset(
+    {"usd", "eur", "gbp", "pct", "percent", "bps", "millions", "thousands", "billions"}
+)
+_GENERIC = frozenset({"value", "amount", "total", "count", "number", "current", "latest", "val"})
+
+
+def _label(key: str, words: Sequence[str], parents: Sequence[str]) -> str:
+    """A label from the key's words, in any case style: ``annualRevenue`` → ``Annual
+    revenue``, ``"Annual Revenue"`` stays; a generic key (``value``, ``total``) or a period
+    (``2024``) takes its parent's words first."""
+    if " " in key.strip():
+        own = key.strip()
+    else:
+        kept = [w for w in words if w not in _LABEL_DROP] or list(words)
+        if len(kept) > 1 and kept[-1].endswith("s") and _key_duration(kept):
+            kept = kept[:-1]
+        own = _sentence(kept)
+    generic = set(words) <= _GENERIC or bool(_PERIOD_KEY.match(key.strip()))
+    if generic and parents:
+        parent = parents[-1]
+        parent_label = parent.strip() if " " in parent else _sentence(key_words(parent))
+        if parent_label.lower() == "values" and len(parents) > 1:
+            parent_label = _sentence(key_words(parents[-2]))
+        if set(words) <= {"value", "val", "amount"}:
+            return parent_label
+        if _PERIOD_KEY.match(key.strip()):
+            return f"{parent_label} {key.strip()}"
+        return f"{parent_label} {own[:1].lower() + own[1:]}"
+    return own
+
+
+def _sentence_cut(text: str, limit: int = 300) -> str:
+    """A passage cut at a sentence end within ``limit`` characters."""
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    end = max(cut.rfind(". "), cut.rfind("? "), cut.rfind("! "))
+    return cut[: end + 1] if end > 0 else cut.rsplit(" ", 1)[0] + " …"

@@ -1,0 +1,70 @@
+"""Typed values as a rep says them: ``€318.4M``, ``8.7%``, ``38 days``, ``3/5``."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from prism_slack.facts.model import Quantity, Unit, When
+from prism_slack.facts.words import CURRENCY_SYMBOL
+
+
+def plain(number: float | Decimal, *, decimals: int | None = None) -> str:
+    """``1140`` → ``1,140``; ``0.5`` → ``0.5``; no float noise (``0.1 * 3``)."""
+    d = Decimal(repr(number)) if isinstance(number, float) else Decimal(number)
+    if decimals is not None:
+        d = round(d, decimals)
+    text = f"{d:,f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".") if decimals is None else text
+    return text
+
+
+def _short(amount: float) -> str:
+    for factor, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M")):
+        if abs(amount) >= factor:
+            return plain(round(Decimal(repr(amount / factor)), 2)) + suffix
+    return plain(amount)
+
+
+def quantity(q: Quantity) -> str:
+    """One quantity, in the report's currency, fractions and ratios as percents."""
+    approx = "approx. " if q.approx else ""
+    sign = "+" if q.signed and q.value > 0 else ""
+    pct = q.percent
+    if pct is not None:
+        text = f"{plain(round(Decimal(repr(pct)), 4))}%"
+        if q.unit is Unit.BASIS_POINTS:
+            text = f"{plain(q.value)} bps"
+        return f"{approx}{sign}{text}"
+    if q.unit is Unit.CURRENCY:
+        amount = q.amount
+        symbol = CURRENCY_SYMBOL.get(q.currency or "", "")
+        code = "" if symbol or not q.currency else f" {q.currency}"
+        body = _short(amount) if abs(amount) >= 1e6 else plain(amount, decimals=q.decimals)
+        return f"{approx}{sign}{symbol}{body}{code}"
+    if q.unit is Unit.SCORE and q.out_of is not None:
+        return f"{plain(q.value)}/{plain(q.out_of)}"
+    if q.unit is Unit.YEAR:
+        return str(int(q.value))
+    body = _short(q.amount) if q.scale != 1 else plain(q.value)
+    measure = f" {q.measure}" if q.measure else ""
+    return f"{approx}{sign}{body}{measure}"
+
+
+_MONTHS = [
+    *("January", "February", "March", "April", "May", "June"),
+    *("July", "August", "September", "October", "November", "December"),
+]
+
+
+def when(w: When, written: str) -> str:
+    """A date as written when the report wrote a display string, else ``9 March 2025``."""
+    if written.strip() and not written.strip()[:4].isdigit():
+        return written.strip()
+    if w.start is None:
+        return written.strip()
+    if w.granularity.value == "day":
+        return f"{w.start.day} {_MONTHS[w.start.month - 1]} {w.start.year}"
+    if w.granularity.value == "month":
+        return f"{_MONTHS[w.start.month - 1]} {w.start.year}"
+    return written.strip()

@@ -1,0 +1,68 @@
+"""The word lists the typed-fact compiler reads keys and values with: data files in
+``prism_slack/data/facts/``, one concept per file, loaded once."""
+
+from __future__ import annotations
+
+import re
+from functools import cache, lru_cache
+from importlib import resources
+from typing import cast
+
+import yaml
+
+_CAMEL = re.compile(
+    r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[a-z])(?=[0-9])|(?<=[0-9])(?=[a-z])"
+)
+_SPLIT = re.compile(r"[^0-9A-Za-z%&]+")
+
+
+def _text(name: str) -> str:
+    return resources.files("prism_slack.data").joinpath("facts").joinpath(name).read_text("utf-8")
+
+
+@cache
+def word_set(name: str) -> frozenset[str]:
+    """One ``*.txt`` list: a word a line, ``#`` comments."""
+    lines = (line.strip() for line in _text(f"{name}.txt").splitlines())
+    return frozenset(line.lower() for line in lines if line and not line.startswith("#"))
+
+
+@cache
+def mapping(name: str) -> dict[str, object]:
+    return cast(dict[str, object], yaml.safe_load(_text(f"{name}.yaml")))
+
+
+@lru_cache(maxsize=65536)
+def key_words(key: str) -> list[str]:
+    """A key's words in any case style: ``grossWrittenPremium``, ``gross_written_premium``,
+    ``Gross Written Premium`` and ``"NPS (2025)"`` all split into lower-case words."""
+    out: list[str] = []
+    for part in _SPLIT.split(key):
+        if part:
+            out += [w.lower() for w in _CAMEL.split(part) if w]
+    return out
+
+
+def currency_code(token: str) -> str | None:
+    """``GBP``, ``£``, ``euros`` → the ISO code; anything else → ``None``."""
+    table = mapping("currencies")
+    t = token.strip()
+    symbols = cast(dict[str, str], table["symbols"])
+    if t in symbols:
+        return symbols[t]
+    if t.upper() in cast(list[str], table["codes"]):
+        return t.upper()
+    return cast(dict[str, str], table["words"]).get(t.lower())
+
+
+def scale_factor(word: str) -> float | None:
+    factor = mapping("scales").get(word.lower())
+    return float(cast(int, factor)) if factor is not None else None
+
+
+def duration_unit(word: str) -> str | None:
+    unit = mapping("durations").get(word.lower())
+    return cast(str, unit) if unit is not None else None
+
+
+CURRENCY_SYMBOL = {"USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥"}

@@ -1,0 +1,354 @@
+"""Settle only on proof, fail only on proof (DESIGN §6): the last word on a claim's state.
+
+The checks before this one say what they found. This module asks of each outcome whether
+the typed facts (``prism_slack.facts``) make it a proof:
+
+- a **failure** stands only when every cited value the claim's figure or name could be
+  about was understood and none fits. A cited value left untyped, a figure no cited value
+  could be compared with (a span of years against a date, a count against a list of
+  names), or a name that may be another form of a cited one, leaves the claim
+  *undecided*: the judge decides, the checks do not;
+- a **settled** claim needs each figure bound to one cited field in the terms the claim
+  states it: the field's unit and currency typed, one field only (or the one the claim's
+  words name), and a series point of the period the claim says.
+
+Every outcome moved here names its rule (``RULES``), in the reason's message.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+from wordfreq import zipf_frequency
+
+from prism_slack.facts import FactKind, TypedFact, Unit
+from prism_slack.reports.model import Report
+from prism_slack.verdict import Check, Reason
+from prism_slack.verify.anchors import matches
+from prism_slack.verify.index import LeafFacts
+from prism_slack.verify.numbers import QKind, Quantity
+from prism_slack.verify.text import path_words, squash_name
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    id: str
+    doc: str
+
+
+FAIL_UNTYPED = Rule("fail.untyped_value", "a cited value could not be typed: no proof against")
+FAIL_BEYOND = Rule(
+    "fail.beyond_checks",
+    "no cited value is of the figure's kind: it needs arithmetic or knowledge the checks lack",
+)
+FAIL_NAME_FORM = Rule(
+    "fail.name_unproven",
+    "the name may be another form of a cited one, or a passage may say it in other words",
+)
+SETTLE_UNIT = Rule(
+    "settle.unit_unproven", "the figure matches a cited value whose unit the report does not state"
+)
+SETTLE_CURRENCY = Rule(
+    "settle.currency_unproven", "the amount's currency is stated by no cited value"
+)
+SETTLE_AMBIGUOUS = Rule(
+    "settle.ambiguous_figure", "two cited fields hold the figure and the claim names neither"
+)
+SETTLE_PERIOD = Rule(
+    "settle.period_unbound", "the figure is another period's value of a series than the claim says"
+)
+SETTLE_ASSERTION = Rule(
+    "settle.assertion_unread",
+    "the claim asserts an order, comparison or quantity over the values that no check reads",
+)
+SETTLE_SUBJECT = Rule(
+    "settle.subject_unbound", "the claim names the subject of another field holding this measure"
+)
+RULES = (
+    FAIL_UNTYPED, FAIL_BEYOND, FAIL_NAME_FORM,
+    SETTLE_UNIT, SETTLE_CURRENCY, SETTLE_AMBIGUOUS, SETTLE_PERIOD, SETTLE_SUBJECT,
+    SETTLE_ASSERTION,
+)  # fmt: skip
+
+COMMON_ZIPF = 4.0
+"""A capitalised word this common in English (``Spring``, ``Independence``) may be said in
+other words than the report's: never proof on its own."""
+
+_QUOTED = re.compile(r"^'([^']+)'")
+_UNIT_DIMENSION = {
+    Unit.CURRENCY: "money",
+    Unit.PERCENT: "percent",
+    Unit.FRACTION: "percent",
+    Unit.RATIO: "percent",
+    Unit.BASIS_POINTS: "percent",
+    Unit.DURATION: "duration",
+    Unit.SCORE: "score",
+    Unit.YEAR: "date",
+    Unit.COUNT: "number",
+    Unit.NUMBER: "number",
+}
+_COMPARABLE = {
+    "money": {"money", "number"},
+    "percent": {"percent", "score", "number"},
+    "duration": {"duration"},
+    "date": {"date"},
+    "score": {"score", "percent", "number"},
+    "number": {"number", "money", "percent", "score"},
+}
+"""A claim figure of each kind, and the cited kinds that could prove it wrong."""
+
+
+def decide(
+    report: Report,
+    cited: Sequence[LeafFacts],
+    found: Sequence[Quantity],
+    reasons: list[Reason],
+    *,
+    settled: bool,
+    derived: frozenset[str],
+    claim_text: str,
+) -> tuple[list[Reason], list[Reason]]:
+    """The failures that stand, and the doubts that leave the claim undecided.
+
+    ``settled``: the checks found nothing against the claim and no doubt either; only then
+    are the settle rules asked. ``derived``: claim figures warranted by arithmetic."""
+    facts = [report.facts.get(leaf.path) for leaf in cited]
+    kept: list[Reason] = []
+    doubts: list[Reason] = []
+    for reason in reasons:
+        rule = _no_proof(reason, report, cited, facts, found)
+        if rule is None:
+            kept.append(reason)
+        else:
+            doubts.append(Reason(check=reason.check, message=f"{rule.id}: {reason.message}"))
+    if kept or not settled or doubts:
+        return kept, doubts
+    said = _assertions(claim_text)
+    if said:
+        doubts.append(Reason(check=Check.ATTRIBUTE_WARRANT,
+                             message=f"{SETTLE_ASSERTION.id}: {', '.join(sorted(said))}"))  # fmt: skip
+    for q in found:
+        if q.optional or q.from_path or q.text in derived or q.kind is QKind.RECORD:
+            continue
+        rule = _unbound(q, report, cited, claim_text)
+        if rule is not None:
+            doubts.append(
+                Reason(check=Check.ATTRIBUTE_WARRANT, message=f"{rule.id}: '{q.text}' {rule.doc}")
+            )
+    return kept, doubts
+
+
+# -- fail only on proof -------------------------------------------------------------------
+
+
+def _no_proof(
+    reason: Reason,
+    report: Report,
+    cited: Sequence[LeafFacts],
+    facts: Sequence[TypedFact | None],
+    found: Sequence[Quantity],
+) -> Rule | None:
+    """The rule that says this failure is no proof, or ``None`` when it stands."""
+    if reason.check not in (Check.ANCHOR_WARRANT, Check.ENTITY_WARRANT, Check.ATTRIBUTE_WARRANT):
+        return None
+    if any(f is None or f.kind is FactKind.UNTYPED for f in facts):
+        return FAIL_UNTYPED
+    m = _QUOTED.match(reason.message)
+    if m is None:
+        return None
+    said = m.group(1)
+    if reason.check is Check.ANCHOR_WARRANT:
+        if " counts " in reason.message or "the report lists" in reason.message:
+            return None
+        q = next((q for q in found if q.text == said), None)
+        if q is None:
+            return None
+        if re.search(r"\d0'?s\b", said) or q.text.rstrip().endswith("th"):
+            return FAIL_BEYOND  # a decade or a century: the checks do not reckon them
+        if q.year_like and any(str(int(q.value)) in (f.display if f else "") for f in facts):
+            return FAIL_BEYOND  # the year is there; the wording around it is not read
+        dims = set().union(*(_dimensions(f, leaf) for f, leaf in zip(facts, cited, strict=True)))
+        return None if dims & _COMPARABLE[_dimension(q)] else FAIL_BEYOND
+    if reason.check is Check.ENTITY_WARRANT:
+        return _name_unproven(said, report, cited, facts)
+    return None
+
+
+def _dimension(q: Quantity) -> str:
+    if q.kind in (QKind.DATE, QKind.PERIOD):
+        return "date"
+    if q.kind is QKind.CURRENCY:
+        return "money"
+    if q.kind is QKind.PERCENT:
+        return "percent"
+    if q.kind is QKind.SCORE:
+        return "score"
+    if q.unit is not None:
+        return "duration"
+    return "number"
+
+
+def _dimensions(fact: TypedFact | None, leaf: LeafFacts) -> set[str]:
+    if fact is None:
+        return set()
+    if fact.kind is FactKind.QUANTITY and fact.quantity is not None:
+        return {_UNIT_DIMENSION[fact.quantity.unit]}
+    if fact.kind is FactKind.DATE:
+        return {"date"}
+    return {_dimension(q) for q in leaf.quantities if not q.from_path}
+
+
+def _name_unproven(
+    name: str, report: Report, cited: Sequence[LeafFacts], facts: Sequence[TypedFact | None]
+) -> Rule | None:
+    """A name missing from the cited values is proof only when the report states it of
+    another field (a swap), or when every cited value is a short typed value that shares
+    nothing with it."""
+    squashed = squash_name(name)
+    if not squashed:
+        return None
+    cited_paths = {leaf.path for leaf in cited}
+    if squashed in _report_names(report, frozenset(cited_paths)):
+        return None
+    if any(f is not None and f.kind is FactKind.PASSAGE for f in facts):
+        return FAIL_NAME_FORM
+    if zipf_frequency(name.lower(), "en") >= COMMON_ZIPF:
+        return FAIL_NAME_FORM
+    for f in facts:
+        if f is None or f.text is None:
+            continue
+        for token in re.findall(r"[A-Za-z][A-Za-z.]*", f.text):
+            t = squash_name(token)
+            if (
+                t
+                and (t.startswith(squashed[:4]) or squashed.startswith(t[:4]))
+                and min(len(t), len(squashed)) >= 2
+            ):
+                return FAIL_NAME_FORM
+    return None
+
+
+def _report_names(report: Report, cited: frozenset[str]) -> frozenset[str]:
+    """Squashed text of every value outside the cited paths (a name found there is another
+    field's)."""
+    return _squashed_outside(report, cited)
+
+
+def _squashed_outside(report: Report, cited: frozenset[str]) -> frozenset[str]:
+    everything = _squashed_values(report)
+    return frozenset(
+        token for path, tokens in everything.items() if path not in cited for token in tokens
+    )
+
+
+def _squashed_values(report: Report) -> dict[str, frozenset[str]]:
+    return report.derived(_build_squashed)
+
+
+def _build_squashed(report: Report) -> dict[str, frozenset[str]]:
+    out: dict[str, frozenset[str]] = {}
+    for leaf in report.evidence:
+        if isinstance(leaf.value, str):
+            words = re.findall(r"[A-Za-z0-9][A-Za-z0-9.&'-]*", leaf.value)
+            grams = {squash_name(w) for w in words}
+            grams |= {squash_name(" ".join(p)) for p in zip(words, words[1:], strict=False)}
+            grams |= {
+                squash_name(" ".join(p)) for p in zip(words, words[1:], words[2:], strict=False)
+            }
+            out[leaf.path] = frozenset(g for g in grams if g)
+    return out
+
+
+# -- settle only on proof -----------------------------------------------------------------
+
+
+def _unbound(q: Quantity, report: Report, cited: Sequence[LeafFacts], text: str) -> Rule | None:
+    """The rule that keeps figure ``q`` from being bound to one cited field, or ``None``."""
+    hits = [
+        leaf for leaf in cited if any(matches(q, v) for v in leaf.quantities if not v.from_path)
+    ]
+    if not hits:
+        return None  # warranted another way (a path's period, a count): the checks said so
+    facts = [report.facts.get(leaf.path) for leaf in hits]
+    typed = [f for f in facts if f is not None and f.kind is not FactKind.UNTYPED]
+    if not typed:
+        return SETTLE_UNIT
+    if q.kind in (QKind.PERCENT, QKind.CURRENCY) or (q.unit is not None and q.numeric):
+        if all(f.kind is FactKind.QUANTITY and f.quantity is not None
+               and f.quantity.unit in (Unit.COUNT, Unit.NUMBER) and not f.quantity.measure
+               for f in typed):  # fmt: skip
+            return SETTLE_UNIT
+    if q.kind is QKind.CURRENCY and q.currency:
+        if all(f.quantity is not None and f.quantity.currency is None for f in typed):
+            return SETTLE_CURRENCY
+    words = _claim_words(text)
+    if len({leaf.path for leaf in hits}) > 1 and q.kind not in (QKind.DATE, QKind.PERIOD):
+        named = [leaf for leaf in hits if _key_words(leaf.path) & words]
+        if len(named) != 1:
+            return SETTLE_AMBIGUOUS
+    for f in typed:
+        if f.period_text and f.quantity is not None:
+            stated = _years(text)
+            if stated and not stated & _years(f.period_text):
+                return SETTLE_PERIOD
+    for leaf in hits:
+        if _other_subject(leaf.path, report, words):
+            return SETTLE_SUBJECT
+    return None
+
+
+@lru_cache(maxsize=1)
+def _assertion_words() -> frozenset[str]:
+    text = resources.files("prism_slack.data").joinpath("proof").joinpath("assertion_words.txt")
+    lines = (line.strip() for line in text.read_text("utf-8").splitlines())
+    return frozenset(line for line in lines if line and not line.startswith("#"))
+
+
+def _assertions(text: str) -> set[str]:
+    return set(re.findall(r"[a-z]+", text.lower())) & _assertion_words()
+
+
+@lru_cache(maxsize=4096)
+def _claim_words(text: str) -> frozenset[str]:
+    return frozenset(w.rstrip("s") for w in re.findall(r"[a-z]+", text.lower()) if len(w) > 2)
+
+
+def _key_words(path: str) -> frozenset[str]:
+    last = re.split(r"\.(?![^\[]*\])", path)[-1]
+    return frozenset(w.rstrip("s") for w in path_words(last) if len(w) > 2)
+
+
+def _years(text: str) -> set[str]:
+    out = set(re.findall(r"\b(?:19|20)\d{2}\b", text))
+    out |= {f"20{y}" for y in re.findall(r"\bFY\s?'?(\d{2})\b", text, re.IGNORECASE)}
+    return out
+
+
+def _other_subject(path: str, report: Report, words: frozenset[str]) -> bool:
+    """Does another field with this field's key hold the same measure for a subject the
+    claim names, which this field's path does not (``families.weeklyActive`` when the claim
+    says families and cites ``teachers.weeklyActive``)?"""
+    siblings = report.derived(_by_last_key).get(_last_key(path), ())
+    own = frozenset(w.rstrip("s") for w in path_words(path))
+    for other in siblings:
+        if other == path:
+            continue
+        theirs = frozenset(w.rstrip("s") for w in path_words(other)) - own
+        if theirs & words and not (own - theirs) & words - _key_words(path):
+            return True
+    return False
+
+
+def _last_key(path: str) -> str:
+    return re.sub(r"\[\d+\]", "", path).rsplit(".", 1)[-1]
+
+
+def _by_last_key(report: Report) -> dict[str, tuple[str, ...]]:
+    out: dict[str, list[str]] = {}
+    for leaf in report.evidence:
+        out.setdefault(_last_key(leaf.path), []).append(leaf.path)
+    return {k: tuple(v) for k, v in out.items() if len(v) > 1}

@@ -1,0 +1,123 @@
+"""Typed facts compiled at load: each report style's values read as a person reads them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from prism_slack.facts import FactKind, Source, Unit, compile_facts
+
+ENVELOPE: dict[str, Any] = {
+    "company": {"name": "Acme", "aliases": []},
+    "report": {"id": "r1", "generated_at": "2026-01-01"},
+}
+
+
+def facts_of(body: dict[str, Any]) -> Any:
+    return compile_facts({**ENVELOPE, **body})
+
+
+@pytest.mark.parametrize(
+    ("body", "path", "unit", "shown"),
+    [
+        # camelCase keys, money with a sibling currency field, rates as fractions
+        ({"fin": {"currency": "EUR", "annualRevenue": 318400000}}, "fin.annualRevenue",
+         Unit.CURRENCY, "€318.4M"),
+        ({"fin": {"gwpGrowth": 0.087}}, "fin.gwpGrowth", Unit.FRACTION, "8.7%"),
+        ({"fin": {"solvencyCoverageRatio": 1.68}}, "fin.solvencyCoverageRatio", Unit.RATIO,
+         "168%"),
+        ({"d": {"submissionsVsPriorYear": 1.12}}, "d.submissionsVsPriorYear", Unit.RATIO, "112%"),
+        # snake_case with the unit in the key
+        ({"m": {"sales_cycle_days": 38}}, "m.sales_cycle_days", Unit.DURATION, "38 days"),
+        ({"m": {"churn_pct": 3.66}}, "m.churn_pct", Unit.PERCENT, "3.66%"),
+        ({"m": {"revenue_usd": 412500000}}, "m.revenue_usd", Unit.CURRENCY, "$412.5M"),
+        ({"m": {"spread_bps": 9.8}}, "m.spread_bps", Unit.BASIS_POINTS, "9.8 bps"),
+        # display strings under Title Case keys with spaces
+        ({"Financials": {"Annual Revenue": "£212.4m"}}, 'Financials["Annual Revenue"]',
+         Unit.CURRENCY, "£212.4M"),
+        ({"KPIs": {"Booking Lead Time": "3 weeks"}}, 'KPIs["Booking Lead Time"]',
+         Unit.DURATION, "3 weeks"),
+        ({"KPIs": {"Direct Share": "34%"}}, 'KPIs["Direct Share"]', Unit.PERCENT, "34%"),
+        ({"Scores": {"Mobile": "5/10"}}, "Scores.Mobile", Unit.SCORE, "5/10"),
+        # {value, unit, period} objects
+        ({"fin": {"revenue": {"value": 812.6, "unit": "EUR million", "period": "FY25"}}},
+         "fin.revenue.value", Unit.CURRENCY, "€812.6M"),
+        ({"fin": {"margin": {"value": 0.238, "unit": "ratio"}}}, "fin.margin.value",
+         Unit.RATIO, "23.8%"),
+        ({"s": {"ordering": {"value": 3, "out_of": 5}}}, "s.ordering.value", Unit.SCORE, "3/5"),
+        # a score scale beside the scores
+        ({"scores": {"scaleMax": 5, "quality": 2.5}}, "scores.quality", Unit.SCORE, "2.5/5"),
+    ],
+)  # fmt: skip
+def test_a_leaf_is_read_from_wherever_the_report_states_its_unit(
+    body: dict[str, Any], path: str, unit: Unit, shown: str
+) -> None:
+    fact = facts_of(body).get(path)
+    assert fact is not None and fact.quantity is not None, fact
+    assert fact.quantity.unit is unit
+    assert fact.display == shown
+
+
+def test_a_key_with_a_number_before_its_unit_is_no_duration() -> None:
+    fact = facts_of({"c": {"claimsSettledWithin30Days": 0.57}}).get("c.claimsSettledWithin30Days")
+    assert fact is not None and fact.quantity is not None
+    assert fact.quantity.unit is not Unit.DURATION
+
+
+def test_a_rate_above_one_with_no_convention_is_untyped_not_guessed() -> None:
+    fact = facts_of({"m": {"nrr": 1, "conversion_rate": 1.9}}).get("m.conversion_rate")
+    assert fact is not None
+    assert fact.kind is FactKind.UNTYPED
+    assert fact.note and "percent or multiple" in fact.note
+
+
+def test_a_year_keyed_series_knows_its_latest_value_and_direction() -> None:
+    facts = facts_of({"ops": {"churn": {"2023": 0.12, "2024": 0.09, "2025": 0.083}}})
+    series = facts.get("ops.churn")
+    assert series is not None and series.series is not None
+    assert series.series.latest.period == "2025"
+    assert series.series.direction == "down"
+    assert series.display == "8.3% in 2025, down from 9% in 2024"
+    point = facts.get('ops.churn["2024"]')
+    assert point is not None and point.period_text == "2024"
+
+
+def test_dates_keep_their_granularity_and_open_ranges() -> None:
+    facts = facts_of(
+        {
+            "t": {
+                "born": "c. 1400",
+                "active": "1998 – present",
+                "ends": "H2 2026",
+                "on": "2025-03-09",
+            }
+        }
+    )
+    active = facts.get("t.active")
+    assert active is not None and active.when is not None and active.when.present
+    ends = facts.get("t.ends")
+    assert ends is not None and ends.when is not None and ends.when.granularity.value == "half"
+    on = facts.get("t.on")
+    assert on is not None and on.display == "9 March 2025"
+
+
+def test_currency_source_is_recorded_for_the_operator() -> None:
+    fact = facts_of({"fin": {"currency": "GBP", "operatingProfit": 41900000}}).get(
+        "fin.operatingProfit"
+    )
+    assert fact is not None
+    assert fact.sources["currency"] is Source.SIBLING
+    assert "GBP" in fact.reading()
+
+
+def test_names_and_passages_are_told_apart() -> None:
+    facts = facts_of(
+        {
+            "vendors": {"crm": "HubSpot"},
+            "findings": [{"detail": "Only 38% of orders come online; the rest arrive by email."}],
+        }
+    )
+    crm, detail = facts.get("vendors.crm"), facts.get("findings[0].detail")
+    assert crm is not None and crm.kind is FactKind.NAME
+    assert detail is not None and detail.kind is FactKind.PASSAGE
