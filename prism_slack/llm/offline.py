@@ -426,7 +426,9 @@ class Composer:
             h for h in hits if h.coverage <= COVERAGE
         ]
         hits.sort(key=lambda h: (-(h.coverage > COVERAGE), -h.score, h.item.order))
-        if lexicon.FINDING in q.content and any(h.item.is_finding for h in hits[:3]):
+        if lexicon.FINDING in q.content and any(
+            h.item.is_finding and h.coverage > COVERAGE for h in hits[:3]
+        ):
             return self.findings_for(q, hits)
         if (q.who or lexicon.STAKEHOLDER in q.content) and any(
             h.item.is_person and h.coverage > COVERAGE for h in hits[:6]
@@ -688,7 +690,8 @@ class Composer:
         if role is None:
             return None
         exact, near = concepts.holders(role, self.index.people())
-        return (exact or near or [None])[0]
+        found = exact or near
+        return found[0] if found else None
 
     def anchor_for(self, entry: Move | Frame | None) -> Item | None:
         """The finding a move is best anchored to: one it fits, else one of the severities

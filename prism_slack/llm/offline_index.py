@@ -18,7 +18,6 @@ The index is built once per report (``index_for``) and reused.
 
 from __future__ import annotations
 
-import math
 import re
 import threading
 from collections.abc import Mapping, Sequence
@@ -101,8 +100,6 @@ Terms = dict[str, float]
 
 _LEXICON_WORDS = tuple(sorted(lexicon.VOCABULARY))
 SOFT_WEIGHT = 0.3
-RARITY_FLOOR = 0.5
-"""The least a term of the question weighs in coverage (a term every item holds)."""
 UNKNOWN_WEIGHT = 0.5
 """Weight of a question word neither the report nor the lexicon knows ("ppl", "list"): it
 lowers an item's coverage, it never vetoes it."""
@@ -188,31 +185,19 @@ class ReportIndex:
                     scores[i] = scores.get(i, 0.0) + max(per_item[i], 0.05) * weight * factor
                     if factor == 1.0:
                         covered.setdefault(i, set()).add(term)
-        rarity = {t: self.rarity(t) for t in content if t in self.postings}
-        unknown = max(rarity.values(), default=1.0)
-        share = {t: w * rarity.get(t, unknown) for t, w in content.items()}
-        total = sum(share.values())
+        total = sum(content.values())
         asked = set(content) | set(soft)
         hits = []
         for i, raw in scores.items():
             names = self.name_terms[i]
             precision = len(names & asked) / len(names) if names else 0.0
             held = covered.get(i, set())
-            coverage = sum(share[t] for t in held) / total if total else 0.0
+            coverage = sum(content[t] for t in held) / total if total else 0.0
             named = any(self.postings[t][i] >= SECTION_KEY for t in held)
             hit = Hit(self.items[i], raw + 0.5 * precision, frozenset(held), coverage, named)
             hits.append(hit)
         hits.sort(key=lambda h: (-h.score, h.item.order))
         return hits
-
-    def rarity(self, term: str) -> float:
-        """How much a question term says about which item answers (BM25's idf, floored):
-        a word most items hold ("site", "customer") weighs less in an item's coverage than
-        one few hold ("load"). A word no item holds weighs as the rarest known word of its
-        question (``rank``), times its own lower weight."""
-        held = len(self.postings.get(term, ()))
-        n = len(self.items)
-        return max(math.log((n - held + 0.5) / (held + 0.5) + 1.0), RARITY_FLOOR)
 
     def correct(self, word: str) -> str:
         """``word``, or the report or lexicon word it is a typo or a short form of."""

@@ -127,8 +127,8 @@ def decide(
             doubts.append(Reason(check=reason.check, message=f"{rule.id}: {reason.message}"))
     if kept or not settled or doubts:
         return kept, doubts
-    said = _assertions(claim_text)
-    if said:
+    said = _assertions(claim_text) - _assertions(_cited_text(report, cited))
+    if said:  # an order or quantity word the cited values say themselves is a quote
         doubts.append(Reason(check=Check.ATTRIBUTE_WARRANT,
                              message=f"{SETTLE_ASSERTION.id}: {', '.join(sorted(said))}"))  # fmt: skip
     for q in found:
@@ -306,6 +306,11 @@ def _assertion_words() -> frozenset[str]:
     text = resources.files("prism_slack.data").joinpath("proof").joinpath("assertion_words.txt")
     lines = (line.strip() for line in text.read_text("utf-8").splitlines())
     return frozenset(line for line in lines if line and not line.startswith("#"))
+
+
+def _cited_text(report: Report, cited: Sequence[LeafFacts]) -> str:
+    leaves = (report.evidence.leaf(leaf.path) for leaf in cited)
+    return " ".join(str(leaf.value) for leaf in leaves if leaf is not None)
 
 
 def _assertions(text: str) -> set[str]:
