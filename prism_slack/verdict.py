@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from enum import IntEnum, StrEnum
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
@@ -59,13 +59,24 @@ class Status(StrEnum):
     FAILED = "failed"
 
 
+class Problem(NamedTuple):
+    """What one rule of a check found: the rule's id (``verify.rules``) and a one-line
+    message. The verifier makes it a ``Reason`` of the check that ran the rule."""
+
+    rule: str
+    message: str
+
+
 class Reason(BaseModel):
-    """One failed check and why: ``str(reason)`` is ``"<check slug>: <message>"``, e.g.
+    """One failed (or undecided) check and why: the check, the rule of it that decided
+    (``rule``, a dotted id registered in ``verify.rules``: ``anchor.no_match``), and a
+    one-line message. ``str(reason)`` is ``"<check slug>: <message>"``, e.g.
     ``anchor_warrant: '$4.2M' matches no cited value``."""
 
     model_config = ConfigDict(frozen=True)
 
     check: Check
+    rule: str
     message: str
 
     def __str__(self) -> str:
@@ -108,10 +119,11 @@ class ClaimVerdict(BaseModel):
     names anchored: its
     unfound words can only frame those values, so ``auto`` posts it without a judge, at
     ANCHOR-WARRANTED and marked as not entailment-checked. Only true when undecided."""
+    undecided_reasons: list[Reason] = []
+    """Why check 7 left the claim undecided (wording not found, a level said to change,
+    nothing anchored …), each naming its rule. Empty unless ``undecided``."""
     derivations: list[Derivation] = []
     """Figures warranted by arithmetic over the cited fields, for a footnote to show."""
-    undecided_reasons: list[Reason] = []
-    """Why an undecided claim is undecided (each names its rule); empty otherwise."""
 
     @property
     def status(self) -> Status:

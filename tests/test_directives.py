@@ -246,7 +246,6 @@ def test_d5_zero_claims_is_ungrounded_never_a_vacuous_pass() -> None:
     verdicts = verify_answer(Answer(claims=[]), fresh_report("northwind-outfitters"))
     assert verdicts == []
     assert answer_label(verdicts) is Label.UNGROUNDED
-    assert checks.check_parses(Answer(claims=[])) != []
 
 
 # --- D7: labels are honest ----------------------------------------------------------------

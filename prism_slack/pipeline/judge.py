@@ -109,17 +109,18 @@ def judge_rewrite(
         elif i in sent:  # sent, but the judge gave no usable answer
             out.withheld.append(WithheldClaim(claim=verdict.claim, reasons=[failure]))
         elif verdict.undecided:
-            _unjudged(out, verdict, mode=mode if judge is not None else "never")
+            _unjudged(out, verdict)
         else:
             out.posted.append(verdict)
     return out
 
 
-def _unjudged(out: Judged, verdict: ClaimVerdict, *, mode: JudgeMode) -> None:
-    """An undecided claim no judge saw. Under ``auto`` one that only restates the single
-    values it cites (``restates``) is posted at its rung, marked; otherwise it is withheld:
-    without a judge the product fails closed (DESIGN §7)."""
-    if verdict.restates and mode == "auto":
+def _unjudged(out: Judged, verdict: ClaimVerdict) -> None:
+    """An undecided claim no judge saw. One that only restates the single values it cites
+    and names (``restates``: every figure bound, one framing word unfound) is posted at its
+    rung, marked as not entailment-checked; any other is withheld: without a judge the
+    product fails closed (DESIGN §7)."""
+    if verdict.restates:
         out.unchecked.add(len(out.posted))
         out.posted.append(verdict)
     else:

@@ -1,7 +1,9 @@
 """The deterministic verifier (DESIGN §6): pure functions of (claim, cited evidence, report).
 
 No model client, no network, no clock, no randomness. Each hard check is a named function
-in ``checks``; every failure is a typed ``verdict.Reason`` naming its check.
+in ``checks``; every failure is a typed ``verdict.Reason`` naming its check and its rule
+(``verify.rules``: the registry, with an example of each, that ``docs/verifier.md`` lists),
+and so is every reason a claim is left undecided (``ClaimVerdict.undecided_reasons``).
 
 The rules, in short (each module's docstring has the detail):
 
@@ -92,7 +94,8 @@ Modules, one job each:
 - ``ranks``: superlatives checked against the figure's peers (check 7);
 - ``attributes``: binding numbers to fields, measures, content words, swaps (check 7);
 - ``index``: everything read from a report, built once per report and cached;
-- ``checks``: one function per hard check, ``evaluate`` and ``assess``;
+- ``checks``: one function per hard check, ``evaluate`` and ``assess``; ``rules``: the
+  rule registry;
 - ``text``: folding, path words, squashed names (tokens and stems: ``prism_slack.language``).
 """
 
@@ -103,9 +106,9 @@ import logging
 from prism_slack.claims import Answer, Claim
 from prism_slack.reports.model import Report
 from prism_slack.verdict import Check, ClaimVerdict, Reason, Rung
-from prism_slack.verify.checks import assess, check_parses, failed_checks
+from prism_slack.verify.checks import assess, failed_checks
 
-__all__ = ["check_parses", "promote", "undecided", "verify_answer", "verify_claim"]
+__all__ = ["promote", "verify_answer", "verify_claim"]
 
 logger = logging.getLogger(__name__)
 
@@ -120,17 +123,17 @@ def verify_claim(
 ) -> ClaimVerdict:
     """The verdict on one claim. ``allowed``: extra names coaching may use (playbook ids
     and names such as ``M4`` and ``Quantify the gap``)."""
-    reasons, unsettled, derivations, restates, doubts = assess(claim, report, allowed=allowed)
+    reasons, undecided, derivations, restates = assess(claim, report, allowed=allowed)
     rung = _rung(claim, report, reasons)
-    if unsettled and rung is Rung.EVIDENCE_WARRANTED:
+    if undecided and rung is Rung.EVIDENCE_WARRANTED:
         rung = Rung.ANCHOR_WARRANTED
     return ClaimVerdict(
         claim=claim,
         rung=rung,
         supported=not reasons,
         reasons=reasons,
-        undecided=unsettled,
-        undecided_reasons=list(doubts),
+        undecided=bool(undecided),
+        undecided_reasons=list(undecided),
         restates=restates,
         derivations=list(derivations) if not reasons else [],
     )
@@ -151,14 +154,6 @@ def verify_answer(
     return verdicts
 
 
-def undecided(
-    verdict: ClaimVerdict, report: Report, *, allowed: frozenset[str] = frozenset()
-) -> bool:
-    """``verdict.undecided`` (kept for callers written before the flag existed)."""
-    del report, allowed
-    return verdict.undecided
-
-
 def promote(verdict: ClaimVerdict) -> ClaimVerdict:
     """The verdict at ENTAILMENT-VERIFIED, after a real judge confirmed the claim.
 
@@ -172,7 +167,12 @@ def promote(verdict: ClaimVerdict) -> ClaimVerdict:
     if not verdict.supported or not promotable:
         raise ValueError(f"cannot promote a {verdict.rung} verdict (supported={verdict.supported})")
     return verdict.model_copy(
-        update={"rung": Rung.ENTAILMENT_VERIFIED, "undecided": False, "restates": False}
+        update={
+            "rung": Rung.ENTAILMENT_VERIFIED,
+            "undecided": False,
+            "undecided_reasons": [],
+            "restates": False,
+        }
     )
 
 

@@ -49,7 +49,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
-from prism_slack.verdict import Derivation
+from prism_slack.verdict import Derivation, Problem
 from prism_slack.verify.index import Container, LeafFacts
 from prism_slack.verify.numbers import UNITS, DatePoint, Period, QKind, Quantity
 from prism_slack.verify.spoken import DASHED
@@ -61,7 +61,7 @@ class Anchoring:
 
     quantity: Quantity
     sources: tuple[LeafFacts | Container, ...]
-    problem: str | None = None
+    problem: Problem | None = None
     derivation: Derivation | None = None
     """Set when the figure is warranted by arithmetic over cited fields (``derived``)."""
     counts: bool = False
@@ -103,7 +103,9 @@ def anchor_count(q: Quantity, container: Container, count: int) -> Anchoring:
     """``q`` counts items of a cited list (``verify.counts``): ``count`` decides it."""
     if _compare(q, q.value, Decimal(count), "eq"):
         return Anchoring(q, (container,), counts=True)
-    problem = f"'{q.text}' counts {container.path}: the report lists {count}"
+    problem = Problem(
+        "anchor.count_mismatch", f"'{q.text}' counts {container.path}: the report lists {count}"
+    )
     return Anchoring(q, (), problem, counts=True)
 
 
@@ -411,7 +413,10 @@ def _score(q: Quantity, cited: Sequence[LeafFacts]) -> Anchoring:
             if plain and _compare(q, q.value, v.value, "eq"):
                 value_leaves.append(leaf)
     if not value_leaves:
-        return Anchoring(q, (), f"'{q.text}': the value {q.value} matches no cited value")
+        problem = Problem(
+            "anchor.score_value", f"'{q.text}': the value {q.value} matches no cited value"
+        )
+        return Anchoring(q, (), problem)
     scale_cited = (
         any(
             v.kind is QKind.NUMBER and v.is_scale and v.value == q.scale
@@ -426,7 +431,10 @@ def _score(q: Quantity, cited: Sequence[LeafFacts]) -> Anchoring:
         or any(leaf not in value_leaves and _plain_whole(leaf, q.scale) for leaf in cited)
     )
     if not scale_cited:
-        return Anchoring(q, (), f"'{q.text}': its scale {q.scale} is not in the cited fields")
+        problem = Problem(
+            "anchor.score_scale", f"'{q.text}': its scale {q.scale} is not in the cited fields"
+        )
+        return Anchoring(q, (), problem)
     return Anchoring(q, tuple(value_leaves))
 
 
@@ -461,30 +469,40 @@ def _record(q: Quantity, cited: Sequence[LeafFacts], containers: Sequence[Contai
     parts = [] if shaped else [anchor(p, cited, ()) for p in q.parts]  # a 4 is not a count
     if parts and all(a.sources for a in parts):
         return Anchoring(q, tuple(dict.fromkeys(s for a in parts for s in a.sources)))
-    return Anchoring(q, (), f"'{q.text}' matches no cited value")
+    return Anchoring(q, (), Problem("anchor.record_no_match", f"'{q.text}' matches no cited value"))
 
 
 _SCALE_SLIPS = tuple(Decimal(10) ** k for k in (-9, -6, -3, -2, -1, 1, 2, 3, 6, 9))
 
 
-def _diagnose(q: Quantity, cited: Sequence[LeafFacts]) -> str:
+def _diagnose(q: Quantity, cited: Sequence[LeafFacts]) -> Problem:
     """Why nothing matched: a flipped sign, a slipped scale, or no such value."""
     head = f"'{q.text}' matches no cited value"
     if not cited:
-        return f"'{q.text}' is stated but no field it could come from is cited"
+        return Problem(
+            "anchor.nothing_cited", f"'{q.text}' is stated but no field it could come from is cited"
+        )
     if q.kind is QKind.PERIOD:
         for leaf in cited:
             for v in leaf.quantities:
                 if v.period is not None and v.period.span is not None:
-                    return f"{head}: the cited period is {v.text} ({leaf.path})"
+                    return Problem(
+                        "anchor.other_period", f"{head}: the cited period is {v.text} ({leaf.path})"
+                    )
     if not q.numeric or q.value == 0:
-        return head
+        return Problem("anchor.no_match", head)
     for leaf in cited:
         for v in leaf.quantities:
             for x in candidates(q, v):
                 if q.bound == "eq" and x != 0 and abs(abs(x) - abs(q.value)) <= q.tolerance:
-                    return f"{head}: the sign or direction is wrong (cited {leaf.path} = {v.text})"
+                    return Problem(
+                        "anchor.wrong_sign",
+                        f"{head}: the sign or direction is wrong (cited {leaf.path} = {v.text})",
+                    )
                 for slip in _SCALE_SLIPS:
                     if abs(abs(x) * slip - abs(q.value)) <= q.tolerance:
-                        return f"{head}: wrong scale (cited {leaf.path} = {v.text})"
-    return head
+                        return Problem(
+                            "anchor.wrong_scale",
+                            f"{head}: wrong scale (cited {leaf.path} = {v.text})",
+                        )
+    return Problem("anchor.no_match", head)

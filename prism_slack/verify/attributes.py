@@ -79,6 +79,7 @@ from typing import Literal
 
 from prism_slack import language
 from prism_slack.language import stem, words
+from prism_slack.verdict import Problem
 from prism_slack.verify import concepts, lexicon
 from prism_slack.verify.anchors import Anchoring, matches
 from prism_slack.verify.concepts import WordSet
@@ -208,16 +209,13 @@ def _base(ahead: Sequence[str]) -> list[str]:
         return []
     phrase: list[str] = []
     for word in ahead[1 : 2 + SCOPE_REACH]:
-        if not phrase and word in _BASE_DETERMINERS:
+        if not phrase and word in lexicon.BASE_DETERMINERS:
             continue
         if word in language.STOP_WORDS:
             break
         phrase.append(word)
     base = concepts.content_words(" ".join(phrase))
     return [] if set(base) <= lexicon.BASE_WORDS else base
-
-
-_BASE_DETERMINERS = frozenset({"the", "a", "an", "their", "its", "our", "these", "those", "all"})
 
 
 NEAR_AHEAD = 1
@@ -381,8 +379,8 @@ class Findings:
     """What check 7 found: ``problems`` fail it (positive evidence); ``doubts`` leave the
     claim undecided (its wording is not found, nothing speaks against it)."""
 
-    problems: list[str] = field(default_factory=list)
-    doubts: list[str] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    doubts: list[Problem] = field(default_factory=list)
 
     def extend(self, other: Findings) -> None:
         self.problems += other.problems
@@ -433,11 +431,13 @@ def binding_problems(
         paths = ", ".join(s.path for s in a.sources)
         said = " ".join(back + ahead)
         if "doubt" in fits:
-            out.doubts.append(f"'{a.quantity.text}' is stated as {said!r}; {paths} does not say so")
+            message = f"'{a.quantity.text}' is stated as {said!r}; {paths} does not say so"
+            out.doubts.append(Problem("attribute.figure_unnamed", message))
         else:
-            out.problems.append(
+            message = (
                 f"'{a.quantity.text}' is stated as {said!r}, but {paths} gives it for another thing"
             )
+            out.problems.append(Problem("attribute.figure_of_another", message))
     return out
 
 
@@ -480,14 +480,17 @@ def measure_problems(
     )
     better = swapped(tokens) if other else None
     if elsewhere and not (speaks_of_cited or names_cited):
-        out.problems.append(
+        message = (
             f"the claim speaks of {', '.join(elsewhere)}, which another field of this report "
             "holds, not the cited one"
         )
+        out.problems.append(Problem("attribute.rival_field", message))
     elif better is not None:
-        out.problems.append(f"the claim names {better}, the field next to the cited one")
+        message = f"the claim names {better}, the field next to the cited one"
+        out.problems.append(Problem("attribute.sibling_field", message))
     elif missing or other:
-        out.doubts.append(f"the cited fields do not name {', '.join([*missing, *other])}")
+        message = f"the cited fields do not name {', '.join([*missing, *other])}"
+        out.doubts.append(Problem("attribute.measure_unnamed", message))
     return out
 
 
@@ -499,7 +502,7 @@ def swap_problems(
     *,
     cells: Mapping[str, Mapping[str, Mapping[int, frozenset[str]]]] | None = None,
     phrases: tuple[Phrases, ItemStems] | None = None,
-) -> list[str]:
+) -> list[Problem]:
     """Rule 4: a content word that is not in the cited evidence but is a distinctive word
     of *another* item of a cited list (another row, finding, stakeholder) points to that
     item: the claim swapped records. ``records``: for each list, the stems of each item.
@@ -521,9 +524,8 @@ def swap_problems(
         for head, mine in items.items():
             holders = [j for j, held in enumerate(records[head]) if f"concept:{role}" in held]
             if holders and not mine & set(holders):
-                problems.append(
-                    f"{role} is {head}[{holders[0]}]'s, not the cited {head}[{min(mine)}]'s"
-                )
+                message = f"{role} is {head}[{holders[0]}]'s, not the cited {head}[{min(mine)}]'s"
+                problems.append(Problem("attribute.role_of_another", message))
                 break
     lower = set(re.findall(r"\b[a-z]+\b", text))  # capitalised words are check 6's
     said = {stem(w) for w in concepts.content_words(text)}
@@ -553,10 +555,11 @@ def swap_problems(
                 ours = max((fit(held[i]) for i in mine if i < len(held)), default=0)
                 holders = [j for j in holders if fit(held[j]) > ours]
             if holders:
-                problems.append(
+                message = (
                     f"'{word}' is a word of {head}[{holders[0]}], not of the cited "
                     f"{head}[{min(mine)}]"
                 )
+                problems.append(Problem("attribute.word_of_another", message))
                 break
     return problems
 
@@ -570,15 +573,16 @@ def _column_swap(
     items: Mapping[str, set[int]],
     cells: Mapping[str, Mapping[str, Mapping[int, frozenset[str]]]],
     word: str,
-) -> str | None:
+) -> Problem | None:
     for head, mine in items.items():
         for column, by_item in cells.get(head, {}).items():
             holders = [j for j, stems in by_item.items() if key in stems and j not in mine]
             if holders and any(i in by_item and key not in by_item[i] for i in mine):
-                return (
+                message = (
                     f"'{word}' is {head}[{holders[0]}].{column}, not the cited "
                     f"{head}[{min(mine)}].{column}"
                 )
+                return Problem("attribute.cell_of_another", message)
     return None
 
 
@@ -588,7 +592,7 @@ def _phrase_swaps(
     cells: Mapping[str, Mapping[str, Mapping[int, frozenset[str]]]],
     phrases: Phrases,
     held_stems: ItemStems,
-) -> list[str]:
+) -> list[Problem]:
     """Another item's multi-word cell written whole (``robert allenby represent the united
     state`` when another row's country is ``united states``), in a column where the cited
     item holds something else, with a word the cited evidence does not hold."""
@@ -606,10 +610,11 @@ def _phrase_swaps(
                 if all(s.isdigit() or s in own for s in stems):
                     continue
                 phrase = " ".join(stems)
-                return [
+                message = (
                     f"'{phrase}' is {head}[{j}].{column}, not the cited "
                     f"{head}[{min(mine)}].{column}"
-                ]
+                )
+                return [Problem("attribute.phrase_of_another", message)]
     return []
 
 
@@ -634,9 +639,10 @@ def content_problems(total: int, missing: Sequence[str], *, anchored: bool = Fal
         f"not found: {', '.join(dict.fromkeys(missing))}"
     )
     if not anchored and total >= OFF_TOPIC_WORDS and found <= OFF_TOPIC_SHARE * total:
-        out.problems.append(f"the cited fields are about something else: {line}")
+        message = f"the cited fields are about something else: {line}"
+        out.problems.append(Problem("attribute.off_topic", message))
     else:
-        out.doubts.append(line)
+        out.doubts.append(Problem("attribute.words_unfound", line))
     return out
 
 
@@ -650,7 +656,7 @@ def content_missing(text: str, evidence: ContentEvidence) -> tuple[int, list[str
     total = 0
     missing: list[str] = []
     for i, word in enumerate(tokens):
-        if word in concepts.POLARITY:
+        if word in lexicon.POLARITY:
             # "none of", "every one of", "not": a claim that negates or generalises must
             # find that word in its evidence too, or it is left to the judge. "every
             # month" is how often, not how many.
@@ -686,11 +692,8 @@ class Stated:
 _TOKEN = re.compile(MASK + r"+|[a-z][a-z0-9]*|\S")
 _SKIPPED = frozenset("()")
 _WORD = re.compile(r"[a-z][a-z0-9]*")
-_PLACES = frozenset({"in", "at"})
 _POSSESSIVE = frozenset("s")
 """A one-letter word that is a possessive tail, not a key letter (``segment d``)."""
-_ATTACHING = frozenset({"of", "by", "the", "a", "an"})
-"""Words that attach a run to the stated value beyond it (``round of 16``, ``written by``)."""
 RUN_WORDS = 4
 """At most this many words next to a value name what it is."""
 UNIT_WORDS = 2
@@ -764,7 +767,7 @@ def naming_runs(masked: str, stated: Sequence[Stated]) -> list[Naming]:
         while word(k) in lexicon.RELATION_LINKS:
             links.append(word(k))
             k += step
-        place = _PLACES & set(links)
+        place = lexicon.PLACE_LINKS & set(links)
         if place and (step < 0 or not set(links) & lexicon.BE_VERBS):
             return [], False  # "the home team at lake oval": where, not what
         found: list[int] = []
@@ -774,7 +777,7 @@ def naming_runs(masked: str, stated: Sequence[Stated]) -> list[Naming]:
         if step > 0 and not links and stated[n].amount and len(found) > UNIT_WORDS:
             return [word(j) for j in found], False  # "(9) score high rebound": a verb
         far, attaching = k, []
-        while word(far) in _ATTACHING:
+        while word(far) in lexicon.ATTACHING_LINKS:
             attaching.append(word(far))
             far += step
         names = bool(found) and not (0 <= far < len(tokens) and owner[far] is not None)
@@ -836,7 +839,7 @@ def substituted_cells(
     cited: Sequence[LeafFacts],
     values: Mapping[str, str],
     vocabulary: frozenset[str],
-) -> list[str]:
+) -> list[Problem]:
     """A cited multi-word cell the claim writes with one word replaced by a word found
     nowhere in the report (``bill thomas be from arizona 21 district`` when the row says
     ``california 21``): another entity's name in this one's place. ``vocabulary``: the
@@ -867,10 +870,11 @@ def substituted_cells(
                 continue  # a capitalised name is check 6's; "bad" for "worst": a paraphrase
             if difflib.SequenceMatcher(None, said, meant).ratio() >= SUBSTITUTE_LIKENESS:
                 continue
-            return [
+            message = (
                 f"'{' '.join(window)}' reads as the cited '{' '.join(cell)}' with "
                 f"'{said}' for '{meant}'"
-            ]
+            )
+            return [Problem("attribute.substituted_word", message)]
     return []
 
 

@@ -1,8 +1,9 @@
 """The hard checks of DESIGN §6, one pure function each, numbered as ``verdict.Check``.
 
-Every check returns a list of problems — empty when it passes — and ``evaluate`` turns
-each into a typed ``verdict.Reason`` naming its check (``str(reason)`` reads
-``anchor_warrant: '$4.2M' matches no cited value``).
+Every check returns a list of problems (``rules.Problem``: a rule id and a message) —
+empty when it passes — and ``evaluate`` turns each into a typed ``verdict.Reason`` naming
+its check and rule (``str(reason)`` reads ``anchor_warrant: '$4.2M' matches no cited
+value``). ``assess`` keeps check 7's doubts as reasons too: why a claim is undecided.
 
 Which checks run on which claim:
 
@@ -16,8 +17,8 @@ Which checks run on which claim:
 - 7 binds numbers to their fields for both kinds; its measure and content rules apply to
   facts only (coaching is advice: its own words are not the report's).
 
-Check 1 (the answer parses; zero claims is never a pass) is about a whole answer:
-``check_parses``.
+Check 1 (the answer parses; zero claims is never a pass) is about a whole answer: the
+caller parses it, and ``verdict.answer_label`` labels zero claims UNGROUNDED.
 """
 
 from __future__ import annotations
@@ -33,10 +34,10 @@ from typing import NamedTuple
 from rapidfuzz.distance import OSA
 
 from prism_slack import language
-from prism_slack.claims import Answer, Claim
+from prism_slack.claims import Claim
 from prism_slack.language import stem, words
 from prism_slack.reports.model import Report
-from prism_slack.verdict import Check, Derivation, Reason
+from prism_slack.verdict import Check, Derivation, Problem, Reason
 from prism_slack.verify import concepts, lexicon, proof
 from prism_slack.verify.anchors import (
     KEY_REACH,
@@ -78,7 +79,6 @@ from prism_slack.verify.numbers import MASK, QKind, Quantity, Scan, scan
 from prism_slack.verify.opposites import opposite_problems
 from prism_slack.verify.quantifiers import quantifier_problems
 from prism_slack.verify.ranks import Ranked, rank_findings
-from prism_slack.verify.spoken import football_score
 from prism_slack.verify.text import (
     list_item,
     list_items,
@@ -429,7 +429,7 @@ class ClaimContext:
         counts = all(countable(q) for q in self.measured)
         return self.index.rivals(words(self.found.masked), self.could_hold, counts=counts)
 
-    def crossed_records(self) -> list[str]:
+    def crossed_records(self) -> list[Problem]:
         """A name held only by one cited item of a list and a role held only by another
         (``Marcus Ellery, the Chief Digital Officer`` citing Marcus's name and Priya's
         title): the claim gives a person another record's role."""
@@ -456,9 +456,8 @@ class ClaimContext:
                     if any(role in leaf.concepts for leaf in leaves)
                 }
                 if owners and holders and not owners & holders:
-                    problems.append(
-                        f"'{name.text}' is {min(owners)}, but {role} is {min(holders)}'s"
-                    )
+                    message = f"'{name.text}' is {min(owners)}, but {role} is {min(holders)}'s"
+                    problems.append(Problem("attribute.crossed_records", message))
         return problems
 
     @cached_property
@@ -469,14 +468,14 @@ class ClaimContext:
         for a in self.anchorings:
             sources = tuple(s for s in a.sources if isinstance(s, LeafFacts))
             q = a.quantity
-            if sources and a.derivation is None and (measured(q) or football_score(q)):
+            if sources and a.derivation is None and measured(q):
                 out.append((Stated(q.start, q.end, q.text, sources), partial(_holds_amount, q)))
         for cell in stated_cells(self.found.masked, self.cited, self.index.cell_words):
             if not any(cell.start < s.end and s.start < cell.end for s, _ in out):
                 out.append((cell, _holds_text))
         return out
 
-    def renamed_values(self) -> list[str]:
+    def renamed_values(self) -> list[Problem]:
         """A value the claim states whose naming words (``naming_runs``) name the key of
         another field next to the one that holds it better than that one's
         (``VerifierIndex.renamed``): ``footscray have a crowd of 11.11 (77)`` when 11.11
@@ -492,13 +491,14 @@ class ClaimContext:
             rival = self.index.renamed(value.sources, could_hold, near=run.near, naming=run.naming)
             if rival is not None and not _names_neighbour(masked, value, run, stated, rival):
                 own = ", ".join(leaf.path for leaf in value.sources)
-                problems.append(
+                message = (
                     f"'{value.text}' is {own}, but the claim calls it "
                     f"{' '.join(run.naming)!r}, which names {rival}"
                 )
+                problems.append(Problem("attribute.renamed_value", message))
         return problems
 
-    def denied_values(self) -> list[str]:
+    def denied_values(self) -> list[Problem]:
         """A negator that denies what a cited field states (``attributes.denials``): a
         cited text cell (``be not from the democratic party`` when the party is
         democratic), or a field whose whole key the words after it name and whose value
@@ -514,7 +514,8 @@ class ClaimContext:
                 value = stated[denial.value]
                 if not value.amount:
                     paths = ", ".join(leaf.path for leaf in value.sources)
-                    problems.append(f"the claim denies '{value.text}', which {paths} states")
+                    message = f"the claim denies '{value.text}', which {paths} states"
+                    problems.append(Problem("attribute.denied_value", message))
                 continue
             said = {stem(w) for w in denial.words}
             named = [
@@ -524,13 +525,14 @@ class ClaimContext:
             ]
             for leaf in named:
                 if leaf.path not in given and self.index.present(leaf):
-                    problems.append(
+                    message = (
                         f"the claim denies {' '.join(denial.words)!r}, but {leaf.path} states it"
                     )
+                    problems.append(Problem("attribute.denied_field", message))
                     break
         return problems
 
-    def affirmed_absences(self) -> list[str]:
+    def affirmed_absences(self) -> list[Problem]:
         """A claim with no negator that names a cited field's whole key whose value says
         the thing is absent (``no``, ``none``: ``there be moving part of lead - acid`` when
         ``moving_parts`` is ``no``) says it is there."""
@@ -543,10 +545,11 @@ class ClaimContext:
             text = self.index.texts.get(leaf.path, "").strip().lower()
             if key and key <= said and text in lexicon.ABSENT_WORDS:
                 named = " ".join(sorted(key))
-                return [f"the claim says there is {named}, but {leaf.path} is {text!r}"]
+                message = f"the claim says there is {named}, but {leaf.path} is {text!r}"
+                return [Problem("attribute.affirmed_absence", message)]
         return []
 
-    def trend_problems(self) -> list[str]:
+    def trend_problems(self) -> list[Problem]:
         """A direction word anywhere in the claim (``grew``, ``up from the prior year``,
         ``slid``) about a measure whose change the report states with the other sign
         (``Revenue grew to $412.5M`` when ``revenue_growth_pct = -5.0``), or against the
@@ -565,20 +568,18 @@ class ClaimContext:
             if leaf.path in anchored or change is None or not change.value:
                 continue
             if (change.value > 0) != (sign > 0):
-                problems.append(
-                    f"the claim says it went the other way ({leaf.path} = {change.text})"
-                )
+                message = f"the claim says it went the other way ({leaf.path} = {change.text})"
+                problems.append(Problem("attribute.trend_of_change", message))
         for concept in sorted(concepts.measures(tokens)):
             for path, trend in self.index.trends.get(concept, ()):
                 if trend != sign and path not in anchored:
                     value = self.index.leaves[path].quantities[0].text
-                    problems.append(
-                        f"the claim says {concept} went the other way ({path} = {value})"
-                    )
+                    message = f"the claim says {concept} went the other way ({path} = {value})"
+                    problems.append(Problem("attribute.trend_of_measure", message))
         return problems
 
     @cached_property
-    def trend_doubts(self) -> list[str]:
+    def trend_doubts(self) -> list[Problem]:
         """A direction word (``has slipped to 21.6%``, ``keeps rising``) in a fact whose
         cited fields are all levels: a level cannot say whether it changed, so the claim
         is undecided. Not when the cited values say the word too, a cited field is a change
@@ -599,7 +600,8 @@ class ClaimContext:
             if leaf.measures & lexicon.RETENTION_CONCEPTS:
                 return []
         named = ", ".join(dict.fromkeys(said))
-        return [f"'{named}' says the figure changed, and every cited field is a level"]
+        message = f"'{named}' says the figure changed, and every cited field is a level"
+        return [Problem("attribute.level_changed", message)]
 
     @cached_property
     def read_from_passages(self) -> list[tuple[Quantity, str]]:
@@ -613,12 +615,12 @@ class ClaimContext:
         ]
 
     @cached_property
-    def scope_doubts(self) -> list[str]:
+    def scope_doubts(self) -> list[Problem]:
         """A figure a cited passage gives only with a name beside it that the claim does
         not say (``81% across the group`` from ``88.9% across the group but 81% at
         Brno``), or as a share of another base (``46% of the membership`` from ``46% of
         closed accounts``): the claim may have dropped, or swapped, what it is of."""
-        out: list[str] = []
+        out: list[Problem] = []
         if not self.read_from_passages:
             return out
         said = set(words(self.found.text))
@@ -626,12 +628,14 @@ class ClaimContext:
             passage, names = self.index.passage_scan(path)
             held = [v for v in passage.quantities if matches(q, v)]
             if unsaid := unsaid_scope(passage, held, names, said):
-                out.append(f"{path} gives '{q.text}' for {', '.join(unsaid)}, not the claim's")
+                message = f"{path} gives '{q.text}' for {', '.join(unsaid)}, not the claim's"
+                out.append(Problem("attribute.scope_unsaid", message))
             elif base := other_base(q, self.found, passage, held):
-                out.append(f"{path} gives '{q.text}' of {' '.join(base)}, not the claim's")
+                message = f"{path} gives '{q.text}' of {' '.join(base)}, not the claim's"
+                out.append(Problem("attribute.other_base", message))
         return out
 
-    def retention_problems(self, tokens: list[str], sign: int) -> list[str]:
+    def retention_problems(self, tokens: list[str], sign: int) -> list[Problem]:
         """A direction word about the base (``customer base``, ``revenue``) that a cited
         retention level contradicts: kept above 100% of itself, the base grew."""
         hits = concepts.hits(tokens)
@@ -652,7 +656,8 @@ class ClaimContext:
                 level = q.value * 100 if q.fraction else q.value
                 if q.kind is QKind.PERCENT and level != 100 and (level > 100) != (sign > 0):
                     grew = "grew" if level > 100 else "shrank"
-                    problems.append(f"{leaf.path} = {q.text}: the base {grew}")
+                    message = f"{leaf.path} = {q.text}: the base {grew}"
+                    problems.append(Problem("attribute.retention_base", message))
         return problems
 
     def could_hold(self, leaf: LeafFacts) -> bool:
@@ -734,7 +739,7 @@ class ClaimContext:
         if self.scope_doubts:
             return False  # what a figure is of is in doubt: more than framing
         missing = self.content_gap[1]
-        if len(set(missing)) > RESTATED_GAP or set(missing) & concepts.POLARITY:
+        if len(set(missing)) > RESTATED_GAP or set(missing) & lexicon.POLARITY:
             return False  # "all", "never", "only" unfound: a quantifier is never framing
         index = self.index
         claim = squash_text(self.found.text)
@@ -817,55 +822,60 @@ def _allowed_evidence(allowed: frozenset[str]) -> NameEvidence:
 # --- the checks --------------------------------------------------------------------------
 
 
-def check_parses(answer: Answer) -> list[str]:
-    """1. The answer parses (the caller parsed it) and holds at least one claim."""
-    return [] if answer.claims else ["the answer has no claims, so nothing is grounded"]
-
-
-def check_text_nonempty(claim: Claim) -> list[str]:
+def check_text_nonempty(claim: Claim) -> list[Problem]:
     """2. The claim says something."""
-    return [] if claim.text.strip() else ["the claim text is empty"]
+    return [] if claim.text.strip() else [Problem("text.empty", "the claim text is empty")]
 
 
-def check_pointers_resolve(claim: Claim, report: Report) -> list[str]:
+def check_pointers_resolve(claim: Claim, report: Report) -> list[Problem]:
     """3. Every cited path resolves in the bound report."""
     return [
-        f"{path!r} does not resolve in report {report.slug}"
+        Problem("pointers.unresolved", f"{path!r} does not resolve in report {report.slug}")
         for path in claim.evidence
         if report.evidence.resolve(path) is None
     ]
 
 
-def check_fact_cites(claim: Claim) -> list[str]:
+def check_fact_cites(claim: Claim) -> list[Problem]:
     """4. A fact cites at least one path; no claim cites more than ``MAX_POINTERS``."""
     problems = []
     if claim.kind == "fact" and not claim.evidence:
-        problems.append("a fact must cite at least one field path")
+        problems.append(Problem("cites.none", "a fact must cite at least one field path"))
     if len(claim.evidence) > MAX_POINTERS:
-        problems.append(f"{len(claim.evidence)} pointers exceed the cap of {MAX_POINTERS}")
+        message = f"{len(claim.evidence)} pointers exceed the cap of {MAX_POINTERS}"
+        problems.append(Problem("cites.too_many", message))
     return problems
 
 
-def check_anchor_warrant(ctx: ClaimContext) -> list[str]:
+def check_anchor_warrant(ctx: ClaimContext) -> list[Problem]:
     """5. Every number, percentage, amount, date, period and score matches a cited value."""
     return [a.problem for a in ctx.anchorings if a.problem is not None]
 
 
-def check_entity_warrant(ctx: ClaimContext) -> list[str]:
+def check_entity_warrant(ctx: ClaimContext) -> list[Problem]:
     """6. Every name and identifier appears in the cited values (or is the prospect's own
     name, or an allowed term)."""
     evidence = ctx.name_evidence
     where = "no cited value" if ctx.cited else "no cited value (nothing is cited)"
     problems = [
-        f"'{n.text}' appears in {where}{_closest(n.squashed, evidence)}"
+        Problem(
+            "entity.not_cited", f"'{n.text}' appears in {where}{_closest(n.squashed, evidence)}"
+        )
         for n in ctx.names
         if not evidence.warrants(n)
     ]
     problems += [
-        f"'{word}' reads as a name (a rare word) and appears in {where}" for word in ctx.lower_names
+        Problem(
+            "entity.rare_word", f"'{word}' reads as a name (a rare word) and appears in {where}"
+        )
+        for word in ctx.lower_names
     ]
     problems += [
-        f"identifier '{span.text}' appears in {where}{_closest(identifier_key(span), evidence)}"
+        Problem(
+            "entity.identifier",
+            f"identifier '{span.text}' appears in {where}"
+            f"{_closest(identifier_key(span), evidence)}",
+        )
         for span in ctx.found.identifiers
         if not evidence.contains(identifier_key(span))
         and not evidence.abbreviates(identifier_key(span))
@@ -879,13 +889,13 @@ def _closest(squashed: str, evidence: NameEvidence) -> str:
     return f" (closest cited name: {close[0]!r})" if close else ""
 
 
-def check_attribute_warrant(ctx: ClaimContext) -> list[str]:
+def check_attribute_warrant(ctx: ClaimContext) -> list[Problem]:
     """7. Nothing positive says the claim measures something its cited fields do not
     hold (doubts — wording simply not found — leave it undecided instead)."""
     return ctx.attribute.problems
 
 
-WARRANT_CHECKS: dict[Check, Callable[[ClaimContext], list[str]]] = {
+WARRANT_CHECKS: dict[Check, Callable[[ClaimContext], list[Problem]]] = {
     Check.ANCHOR_WARRANT: check_anchor_warrant,
     Check.ENTITY_WARRANT: check_entity_warrant,
     Check.ATTRIBUTE_WARRANT: check_attribute_warrant,
@@ -934,11 +944,10 @@ def _joins_records(paths: Iterable[str]) -> bool:
 
 class Assessment(NamedTuple):
     reasons: list[Reason]
-    undecided: bool = False
+    undecided: tuple[Reason, ...] = ()
+    """Why check 7 left a claim with no reason undecided; empty when it is settled."""
     derivations: tuple[Derivation, ...] = ()
     restates: bool = False
-    doubts: tuple[Reason, ...] = ()
-    """Why an undecided claim is undecided, each naming its rule (``proof``)."""
 
 
 def assess(
@@ -956,9 +965,9 @@ def assess(
     undecided fact that only restates the cited values it names (``ClaimContext.restates``)."""
     reasons: list[Reason] = []
 
-    def record(check: Check, problems: list[str]) -> None:
+    def record(check: Check, problems: list[Problem]) -> None:
         if check not in skip:
-            reasons.extend(Reason(check=check, message=p) for p in problems)
+            reasons.extend(_reason(check, p) for p in problems)
 
     record(Check.TEXT_NONEMPTY, check_text_nonempty(claim))
     if claim.kind == "absent":
@@ -971,22 +980,30 @@ def assess(
     for check, run in WARRANT_CHECKS.items():
         if check not in skip:
             record(check, run(ctx))
+    doubts = [] if reasons else list(ctx.attribute.doubts)
+    if doubts and not ctx.anchored:
+        doubts.append(NOTHING_ANCHORED)
+    unfound = [_reason(Check.ATTRIBUTE_WARRANT, p) for p in doubts]
     derivations = tuple(ctx.derivations)
-    kept, doubts = proof.decide(
+    kept, unproven = proof.decide(
         report, ctx.cited, ctx.found.quantities, reasons,
-        settled=not ctx.attribute.doubts, derived=frozenset(d.figure for d in derivations),
+        settled=not unfound, derived=frozenset(d.figure for d in derivations),
         claim_text=claim.text,
     )  # fmt: skip
-    if ctx.attribute.doubts and not kept:
-        doubts = [Reason(check=Check.ATTRIBUTE_WARRANT, message=f"unfound: {d}")
-                  for d in ctx.attribute.doubts] + doubts  # fmt: skip
-    undecided = not kept and bool(doubts)
-    restates = (
-        undecided
-        and ctx.restates
-        and not any(d.message.startswith(("fail.", "settle.")) for d in doubts)
-    )
-    return Assessment(kept, undecided, derivations, restates, tuple(doubts))
+    undecided = () if kept else (*unfound, *unproven)
+    restates = bool(undecided) and ctx.restates and not unproven
+    return Assessment(kept, undecided, derivations, restates)
+
+
+NOTHING_ANCHORED = Problem(
+    "attribute.nothing_anchored",
+    "nothing in the claim (no number, date or name) is anchored to a cited value",
+)
+"""Said of an undecided claim with nothing anchored."""
+
+
+def _reason(check: Check, problem: Problem) -> Reason:
+    return Reason(check=check, rule=problem.rule, message=problem.message)
 
 
 def failed_checks(reasons: Iterable[Reason]) -> set[Check]:

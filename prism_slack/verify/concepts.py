@@ -86,13 +86,6 @@ NOT_CONTENT = (
 )
 """Words that carry no content: stop, direction, month, number and unit words."""
 
-POLARITY = frozenset(
-    {"not", "no", "never", "none", "nothing", "nobody", "without", "all", "every", "always", "only"}
-)
-"""Negations and universal quantifiers: stop words elsewhere, but a claim that uses one its
-evidence does not ("none of", "every", "not") says something the evidence may not, so it
-stays undecided (a "most" turned into "all", "out of date" into "not out of date")."""
-
 
 def is_content(word: str) -> bool:
     """A word that carries content: not a stop, direction, month, number or unit word,

@@ -138,9 +138,6 @@ def _direction(before: str, after: str) -> Direction | None:
     return None
 
 
-_DETERMINERS = frozenset(
-    ["the", "a", "an", "their", "its", "our", "his", "her", "these", "those", "this", "that"]
-)
 _CLAUSE_LIMIT = 5
 
 
@@ -150,7 +147,7 @@ def _attributive(back: list[str], i: int) -> bool:
     turn down …``, ``the reduced fleet carries …``), rather than a verb of the number
     (``revenue contracted 5%``, ``Reduced churn by 5%``)?"""
     opens = i + 1 == len(back) < _CLAUSE_LIMIT or (
-        i + 1 < len(back) and back[i + 1] in _DETERMINERS
+        i + 1 < len(back) and back[i + 1] in lexicon.DETERMINERS
     )
     subject = i >= 2 and language.noun(back[i - 1]) and language.verb(back[i - 2])
     return opens and back[i].endswith("ed") and subject

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from prism_slack.language import stem
-from prism_slack.verify import concepts
+from prism_slack.verify import concepts, lexicon
 from prism_slack.verify.index import Container
 from prism_slack.verify.text import path_words
 
@@ -26,14 +26,6 @@ NOUN_REACH = 4
 """How many words after the number may name the list it counts."""
 
 Cells = Mapping[str, Mapping[str, Mapping[int, frozenset[str]]]]
-
-
-RATING_LINKS = frozenset(
-    {"is", "are", "was", "were", "be", "been", "rated", "marked", "flagged", "ranked",
-     "graded", "classed", "classified", "listed", "as"}
-)  # fmt: skip
-"""Words that link a list's name to a qualifier after it (``one risk is rated critical``)."""
-_PART_OF = frozenset({"of", "the", "its", "their", "these", "those"})
 
 
 def list_count(
@@ -47,7 +39,7 @@ def list_count(
     Qualifiers stand before the list's name (``two critical findings``) or after it past
     a rating link (``one risk is rated critical``, ``two of its risks as critical``)."""
     part = after[:1] == ["of"]
-    start = next((i for i, w in enumerate(after) if w not in _PART_OF), len(after))
+    start = next((i for i, w in enumerate(after) if w not in lexicon.PART_OF_WORDS), len(after))
     for i, word in enumerate(after[start : start + NOUN_REACH], start):
         for container in containers:
             names = path_words(container.path)
@@ -66,7 +58,7 @@ def _rated(tail: Sequence[str]) -> list[str]:
     """The word a rating link puts after a list's name: ``critical`` in ``risk is rated
     critical``; none without a link."""
     links = 0
-    while links < len(tail) and tail[links] in RATING_LINKS:
+    while links < len(tail) and tail[links] in lexicon.RATING_LINKS:
         links += 1
     return list(tail[links : links + 1]) if links else []
 

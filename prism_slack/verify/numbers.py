@@ -32,8 +32,7 @@ never a count; ``2026-03-09`` is a date, so ``03`` is never a number).
                 ``a dozen`` is 12, ``nine and a half`` 9.5, ``half a million`` 500,000.
 6. scores       ``7 out of 10``, ``7/10``, ``7.5 / 10``: a value no greater than its scale
                 (so ``24/7`` is not a score).
-7. identifiers  (in a report, a tied place ``t3``/``T10`` is first read as its number)
-                a token mixing letters and digits (``F2``, ``M10``, ``GA4``, ``FND-3``,
+7. identifiers  a token mixing letters and digits (``F2``, ``M10``, ``GA4``, ``FND-3``,
                 ``S/4HANA``, ``Five9``) — unless it is a number with a unit suffix (``10M``,
                 ``2.9s``, ``3x``, ``4th``) or a lower-case word hyphenated to a number
                 (``batch-2026``, ``top-10``). Masked and reported; never a quantity.
@@ -212,20 +211,6 @@ ENGLISH_WORD_ZIPF = 4.0
 """A word this common joined to a number (``Under-35s``) makes no identifier."""
 
 
-_TIED_PLACE = re.compile(r"(?<![\w.])[tT](\d{1,3})(?![\w.])")
-
-
-def _tied_places(state: ScanState) -> None:
-    """A report's ``t3``, ``T10``: a place tied with others (3rd, 10th), read as its
-    number. In a claim it stays an identifier (found as written)."""
-    if not state.report_text:
-        return
-    for m in _TIED_PLACE.finditer(state.masked):
-        value = Decimal(m.group(1))
-        q = Quantity(QKind.NUMBER, m.group(0), m.start(), m.end(), value, Decimal("0.5"))
-        state.add(q)
-
-
 def _identifiers(state: ScanState) -> None:
     for m in _TOKEN.finditer(state.masked):
         token = m.group(0)
@@ -318,7 +303,6 @@ _RULES: tuple[Callable[[ScanState], None], ...] = (
     records,
     ratios,
     _scores,
-    _tied_places,
     _identifiers,
     _numbers,
     number_words,

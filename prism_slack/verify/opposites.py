@@ -14,6 +14,7 @@ from typing import cast
 import yaml
 
 from prism_slack.language import words
+from prism_slack.verdict import Problem
 
 Phrase = tuple[str, ...]
 Alternative = tuple[Phrase, ...]
@@ -56,7 +57,7 @@ def _said(tokens: Sequence[str], alternative: Alternative) -> Phrase | None:
     return next((form for form in alternative if _says(tokens, form)), None)
 
 
-def opposite_problems(claim: str, cited: Sequence[str]) -> list[str]:
+def opposite_problems(claim: str, cited: Sequence[str]) -> list[Problem]:
     """``claim``: the claim's text; ``cited``: the cited values' texts."""
     said = words(claim)
     index = _by_first_word()
@@ -72,7 +73,8 @@ def opposite_problems(claim: str, cited: Sequence[str]) -> list[str]:
         others = (_said(t, a) for a in group if a is not alternative for t in texts)
         other = next((found for found in others if found), None)
         if other is not None:
-            problems.append(
+            message = (
                 f"the claim says '{' '.join(phrase)}', the cited values say '{' '.join(other)}'"
             )
+            problems.append(Problem("attribute.opposite", message))
     return problems

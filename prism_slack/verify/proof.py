@@ -124,22 +124,24 @@ def decide(
         if rule is None:
             kept.append(reason)
         else:
-            doubts.append(Reason(check=reason.check, message=f"{rule.id}: {reason.message}"))
+            doubts.append(Reason(check=reason.check, rule=rule.id, message=reason.message))
     if kept or not settled or doubts:
         return kept, doubts
     said = _assertions(claim_text) - _assertions(_cited_text(report, cited))
     if said:  # an order or quantity word the cited values say themselves is a quote
-        doubts.append(Reason(check=Check.ATTRIBUTE_WARRANT,
-                             message=f"{SETTLE_ASSERTION.id}: {', '.join(sorted(said))}"))  # fmt: skip
+        words = ", ".join(sorted(said))
+        doubts.append(_doubt(SETTLE_ASSERTION, f"{SETTLE_ASSERTION.doc}: {words}"))
     for q in found:
         if q.optional or q.from_path or q.text in derived or q.kind is QKind.RECORD:
             continue
         rule = _unbound(q, report, cited, claim_text)
         if rule is not None:
-            doubts.append(
-                Reason(check=Check.ATTRIBUTE_WARRANT, message=f"{rule.id}: '{q.text}' {rule.doc}")
-            )
+            doubts.append(_doubt(rule, f"'{q.text}': {rule.doc}"))
     return kept, doubts
+
+
+def _doubt(rule: Rule, message: str) -> Reason:
+    return Reason(check=Check.ATTRIBUTE_WARRANT, rule=rule.id, message=message)
 
 
 # -- fail only on proof -------------------------------------------------------------------
@@ -254,10 +256,10 @@ def _build_squashed(report: Report) -> dict[str, frozenset[str]]:
     for leaf in report.evidence:
         if isinstance(leaf.value, str):
             words = re.findall(r"[A-Za-z0-9][A-Za-z0-9.&'-]*", leaf.value)
-            grams = {squash_name(w) for w in words}
-            grams |= {squash_name(" ".join(p)) for p in zip(words, words[1:], strict=False)}
-            grams |= {
-                squash_name(" ".join(p)) for p in zip(words, words[1:], words[2:], strict=False)
+            grams = {
+                squash_name(" ".join(words[i : i + n]))
+                for n in (1, 2, 3)
+                for i in range(len(words) - n + 1)
             }
             out[leaf.path] = frozenset(g for g in grams if g)
     return out
@@ -277,14 +279,11 @@ def _unbound(q: Quantity, report: Report, cited: Sequence[LeafFacts], text: str)
     typed = [f for f in facts if f is not None and f.kind is not FactKind.UNTYPED]
     if not typed:
         return SETTLE_UNIT
-    if q.kind in (QKind.PERCENT, QKind.CURRENCY) or (q.unit is not None and q.numeric):
-        if all(f.kind is FactKind.QUANTITY and f.quantity is not None
-               and f.quantity.unit in (Unit.COUNT, Unit.NUMBER) and not f.quantity.measure
-               for f in typed):  # fmt: skip
-            return SETTLE_UNIT
-    if q.kind is QKind.CURRENCY and q.currency:
-        if all(f.quantity is not None and f.quantity.currency is None for f in typed):
-            return SETTLE_CURRENCY
+    has_unit = q.kind in (QKind.PERCENT, QKind.CURRENCY) or (q.unit is not None and q.numeric)
+    if has_unit and all(_unitless(f) for f in typed):
+        return SETTLE_UNIT
+    if q.kind is QKind.CURRENCY and q.currency and all(_no_currency(f) for f in typed):
+        return SETTLE_CURRENCY
     words = _claim_words(text)
     if len({leaf.path for leaf in hits}) > 1 and q.kind not in (QKind.DATE, QKind.PERIOD):
         named = [leaf for leaf in hits if _key_words(leaf.path) & words]
@@ -299,6 +298,20 @@ def _unbound(q: Quantity, report: Report, cited: Sequence[LeafFacts], text: str)
         if _other_subject(leaf.path, report, words):
             return SETTLE_SUBJECT
     return None
+
+
+def _unitless(f: TypedFact) -> bool:
+    q = f.quantity
+    return (
+        f.kind is FactKind.QUANTITY
+        and q is not None
+        and q.unit in (Unit.COUNT, Unit.NUMBER)
+        and (not q.measure)
+    )
+
+
+def _no_currency(f: TypedFact) -> bool:
+    return f.quantity is not None and f.quantity.currency is None
 
 
 @lru_cache(maxsize=1)

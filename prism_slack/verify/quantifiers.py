@@ -20,21 +20,20 @@ import re
 from collections.abc import Sequence
 
 from prism_slack.language import stem, words
+from prism_slack.verdict import Problem
 from prism_slack.verify import concepts, lexicon
 from prism_slack.verify.numbers import QKind, scan
-
-ALL = frozenset({"every", "all", "always", "each", "everyone", "everything"})
-NONE = frozenset({"no", "none", "never", "nobody", "nothing", "noone"})
 
 _CLAUSE = re.compile(r"(?<=[.;!?,])\s+")
 _PART_OF = re.compile(r"\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten)\s+of\b", re.I)
 
 
-def quantifier_problems(claim: str, passages: Sequence[tuple[str, str]]) -> list[str]:
+def quantifier_problems(claim: str, passages: Sequence[tuple[str, str]]) -> list[Problem]:
     """``claim``: the claim's text; ``passages``: (path, text) of each cited text."""
     tokens = words(claim)
     said = set(tokens)
-    sense = ALL if said & ALL else NONE if said & (NONE - {"no"}) or _leads_no(tokens) else None
+    every, none = lexicon.WHOLE_GROUP, lexicon.NO_MEMBER
+    sense = every if said & every else none if said & (none - {"no"}) or _leads_no(tokens) else None
     if sense is None or _part(claim) is not None:
         return []  # no whole group, or the claim itself speaks of part of it
     topic = {stem(w) for w in concepts.content_words(claim)}
@@ -50,7 +49,8 @@ def quantifier_problems(claim: str, passages: Sequence[tuple[str, str]]) -> list
     for path, _, part in about:
         if part is not None:
             quantifier = min(said & sense) if said & sense else "no"
-            return [f"the claim says {quantifier}, but {path} says {part}"]
+            message = f"the claim says {quantifier}, but {path} says {part}"
+            return [Problem("attribute.whole_for_part", message)]
     return []
 
 

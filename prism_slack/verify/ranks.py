@@ -18,14 +18,12 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from prism_slack.language import stem, words
+from prism_slack.verdict import Problem
+from prism_slack.verify import lexicon
 from prism_slack.verify.anchors import Anchoring
 from prism_slack.verify.concepts import WordSet
 from prism_slack.verify.index import LeafFacts, VerifierIndex
 from prism_slack.verify.text import path_words
-
-LOWEST = frozenset({"weakest", "lowest", "worst", "poorest", "smallest", "least"})
-HIGHEST = frozenset({"strongest", "highest", "best", "largest", "biggest", "greatest"})
-ORDINALS = {"second": 2, "third": 3, "fourth": 4, "fifth": 5}
 
 MIN_PEERS = 3
 """A rank among fewer fields than this says too little to check."""
@@ -34,7 +32,11 @@ REACH = 60
 """How many characters from the superlative the figure it ranks may sit."""
 
 _SUPERLATIVE = re.compile(
-    r"\b(?:(" + "|".join(ORDINALS) + r")[\s-]+)?(" + "|".join(sorted(LOWEST | HIGHEST)) + r")\b"
+    r"\b(?:("
+    + "|".join(lexicon.RANK_ORDINALS)
+    + r")[\s-]+)?("
+    + "|".join(sorted(lexicon.LOWEST | lexicon.HIGHEST))
+    + r")\b"
 )
 
 
@@ -43,7 +45,7 @@ class Ranked:
     """What the rank rule found: the spans of warranted superlatives, and problems."""
 
     spans: tuple[tuple[int, int], ...] = ()
-    problems: tuple[str, ...] = ()
+    problems: tuple[Problem, ...] = ()
 
 
 def rank_findings(
@@ -54,7 +56,7 @@ def rank_findings(
     values or keys say themselves (``highest_mark``, ``largest city``, ``best actress``)
     is their wording, not a rank."""
     spans: list[tuple[int, int]] = []
-    problems: list[str] = []
+    problems: list[Problem] = []
     said = {stem(w) for w in words(masked)}
     for m in _SUPERLATIVE.finditer(masked.lower()):
         if cited.has(m.group(2)):
@@ -68,18 +70,19 @@ def rank_findings(
         peers = _peers(leaf.path, index)
         if len(peers) < MIN_PEERS:
             continue
-        low = m.group(2) in LOWEST
-        stated = ORDINALS.get(m.group(1) or "", 1)
+        low = m.group(2) in lexicon.LOWEST
+        stated = lexicon.RANK_ORDINALS.get(m.group(1) or "", 1)
         ordered = sorted(set(peers.values()), reverse=not low)
         rank = ordered.index(value) + 1
         if rank == stated:
             spans.append(m.span())
             continue
         holder = min(p for p, v in peers.items() if v == ordered[min(stated, len(ordered)) - 1])
-        problems.append(
+        message = (
             f"'{m.group(0)}': {leaf.path} = {value} ranks {rank} of {len(peers)}; "
             f"{holder} = {peers[holder]} is the {m.group(0)}"
         )
+        problems.append(Problem("attribute.rank", message))
     return Ranked(tuple(spans), tuple(problems))
 
 

@@ -1,6 +1,6 @@
 """Numbers as people write them (rules 4b, 4c and 7 of the grammar in ``numbers``):
-score, record, range and clock strings taken whole (``7 - 8``, ``1:56.85``, a football
-score ``10.11 (71)``, a season ``2004 - 05``); shares in
+score, record, range and clock strings taken whole (``7 - 8``, ``1:56.85``, a season
+``2004 - 05``); shares in
 words (``seven in ten``, ``one call in eight``, ``a third``, ``three quarters``, ``half``),
 ``a dozen``, ``nine and a half``, ``half a million``, ``a quarter of a million``,
 ``an hour and thirty-four minutes``; and
@@ -35,24 +35,17 @@ _SPOKEN_RUN = re.compile(
 number: ``two hundred and twelve``, ``a hundred``, ``four hundred and eighty-six
 thousand, two hundred``."""
 _MULTIPLIER = re.compile(r"\b(?:hundred|thousand|million|billion)\b", re.I)
-_TENS = frozenset({"twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"})
+_TENS = frozenset(w for w, n in lexicon.NUMBER_WORDS.items() if n >= 20)
 _TIME_UNIT_WORD = re.compile(r"(?:-|\s+)((?:second|minute|hour|day|week|month|year)s?)\b", re.I)
 """A time unit right after a number word: ``three minutes``, ``a three-year deal``."""
 
 
-_GOALS_BEHINDS = re.compile(r"\d+\.\d+\s*\(\d+\)")
-"""A football score as goals.behinds (total): ``10.11 (71)``, never the decimal 10.11."""
 DASHED = re.compile(r"\d+(?:\s*-\s*\d+)+")
 """A record of numbers joined by dashes: ``7 - 8``, ``5 - 0 - 1``."""
 _RECORD = re.compile(
-    rf"(?<![\w.:/-])(?:{_GOALS_BEHINDS.pattern}|\d+(?:[.:]\d+){{2,}}|\d+:\d+(?:\.\d+)?"
+    rf"(?<![\w.:/-])(?:\d+(?:[.:]\d+){{2,}}|\d+:\d+(?:\.\d+)?"
     rf"|{DASHED.pattern})(?![\w:/-]|\.\d)"
 )
-
-
-def football_score(q: Quantity) -> bool:
-    """Is ``q`` a football score (``10.11 (71)``), a record that states an amount?"""
-    return q.kind is QKind.RECORD and _GOALS_BEHINDS.fullmatch(q.text) is not None
 
 
 _SEASON = re.compile(r"((?:1[89]|20)\d\d)-((?:1[89]|20)?\d\d)")
@@ -77,14 +70,11 @@ def records(state: ScanState) -> None:
         if not state.free(*m.span()):
             continue
         text = m.group(0)
-        football = _GOALS_BEHINDS.fullmatch(text) is not None  # see football_score
         parts = tuple(
             Quantity(QKind.NUMBER, n.group(0), m.start() + n.start(), m.start() + n.end(),
                      value=Decimal(n.group(0)), tolerance=Decimal(0))
-            for n in re.finditer(r"\d+\.\d+|\d+" if football else r"\d+", text)
+            for n in re.finditer(r"\d+", text)
         )  # fmt: skip
-        if football and not state.report_text:
-            parts = ()  # a claim's 10.1 (71) is 10.11 (71) only whole
         q = Quantity(QKind.RECORD, text, m.start(), m.end(), key=record_key(text), parts=parts)
         state.add(q)
         if state.report_text:  # a report's "7 - 8" also holds 7 and 8 for a claim to cite
