@@ -155,6 +155,8 @@ _PERIOD = re.compile(r"(?:q[1-4]|h[12])(?:fy)?\d{0,4}")
 _FIGURE = re.compile(r"\d+(?:k|m|mm|b|bn)?")
 """A figure the rep typed ("$5B", "40%"): it sharpens the ranking, it is never a subject (a
 passage repeating the rep's figure does not answer "what is revenue?" better than the field)."""
+_PERIOD_WORDS = re.compile(r"\b(?:(?:fy|q[1-4]|h[12])\s?)?(?:19|20)?\d\d\b")
+"""A period a question names: a year, ``FY25``, ``Q3 2025`` (matched to a series' keys)."""
 _NAMES = re.compile(r"(?<=\w\W)\b[A-Z][a-z]+\b")
 
 
@@ -224,8 +226,11 @@ class Composer:
         self.index = index
         self.playbook = playbook
         self.max_claims = max_claims
+        self.periods: frozenset[str] = frozenset()
+        """The years and periods the question names ("2023 vs 2025", "FY24")."""
 
     def answer(self, text: str, history: list[HistoryTurn] | None = None) -> list[Claim]:
+        self.periods = frozenset(_PERIOD_WORDS.findall(text.lower()))
         return self.consistent(self.compose(text, history))
 
     def compose(self, text: str, history: list[HistoryTurn] | None) -> list[Claim]:
@@ -776,11 +781,13 @@ class Composer:
             return [wording.finding_claim(item)]
         if item.is_person:
             return self.person_claims(item)
+        facts = self.index.facts
         if item.kind == "record":
-            return [wording.record_claim(item)]
+            return [wording.record_claim(item, facts)]
         if item.kind == "list":
-            return [wording.list_claim(item)]
-        return [wording.leaf_claim(item, self.index.scales.get(item.path))]
+            return [wording.list_claim(item, facts)]
+        scale = self.index.scales.get(item.path)
+        return [wording.leaf_claim(item, scale, facts, self.periods)]
 
 
 def _parts(text: str, index: ReportIndex) -> list[Question]:
