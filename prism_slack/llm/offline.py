@@ -155,6 +155,12 @@ _PERIOD = re.compile(r"(?:q[1-4]|h[12])(?:fy)?\d{0,4}")
 _FIGURE = re.compile(r"\d+(?:k|m|mm|b|bn)?")
 """A figure the rep typed ("$5B", "40%"): it sharpens the ranking, it is never a subject (a
 passage repeating the rep's figure does not answer "what is revenue?" better than the field)."""
+_MONEY_ASK = re.compile(
+    r"\bin (?:dollars|euros|pounds|cash|money)\b|\bdollar (?:amount|figure|value)\b"
+    r"|\bhow much money\b|\bin \$",
+    re.IGNORECASE,
+)
+"""A figure asked as an amount of money ("EBITDA in dollars")."""
 _PERIOD_WORDS = re.compile(r"\b(?:(?:fy|q[1-4]|h[12])\s?)?(?:19|20)?\d\d\b")
 """A period a question names: a year, ``FY25``, ``Q3 2025`` (matched to a series' keys)."""
 _NAMES = re.compile(r"(?<=\w\W)\b[A-Z][a-z]+\b")
@@ -442,6 +448,9 @@ class Composer:
         claims = self.lookup(q, hits)
         if q.wants_figure and not any(_has_figure(c) for c in claims):
             return [absent(), *claims[:NEARBY]]
+        if _MONEY_ASK.search(q.text) and not any(map(self.is_money, self.items_of(claims))):
+            # "EBITDA in dollars" where only the margin is kept: the near fact, as such
+            return [_named(absent(), q.text), *claims[:NEARBY]]
         if "target" in q.content and not any(
             "target" in self.sentence_terms(c.text) for c in claims
         ):
@@ -772,6 +781,11 @@ class Composer:
             if item.kind == "leaf" and wording.is_number(item.leaves[0].value)
         ]
 
+    def is_money(self, item: Item) -> bool:
+        """``item`` states an amount of money (its typed fact is a currency quantity)."""
+        typed = self.index.facts.get(item.leaves[0].path) if item.leaves else None
+        return bool(typed and typed.quantity and typed.quantity.unit.value == "currency")
+
     def money(self, item: Item) -> Decimal | None:
         found = figures.field_kind(item.keys, item.leaves[0].value)
         return found[1] if found is not None and found[0] == "money" else None
@@ -891,7 +905,7 @@ def _named(claim: Claim, part: str) -> Claim:
         said.pop(0)
     while said and lexicon.is_stop(said[-1].lower()):
         said.pop()
-    subject = " ".join(w if w.isupper() and len(w) <= 5 else w.lower() for w in said[:10])
+    subject = " ".join(w if w.isupper() and len(w) <= 6 else w.lower() for w in said[:10])
     return absent(f"Not in the audit report: {subject}.") if subject else claim
 
 

@@ -14,15 +14,16 @@ import re
 from collections.abc import Set as AbstractSet
 
 from prism_slack.claims import ABSENT_TEXT
-from prism_slack.evidence import canonical_path
+from prism_slack.evidence import Leaf, canonical_path
 from prism_slack.pipeline.result import Footnote, PostedClaim
+from prism_slack.render.split import clip_sentence
 from prism_slack.reports.model import Report
 from prism_slack.verdict import ClaimVerdict
 
 FOOTNOTE_VALUE_CHARS = 300
 _NAMED_ABSENT = re.compile(
     r"(?:Not in the audit report: |The report doesn't (?:list|name|give) )"
-    r"(?:[a-z][a-z'/&-]*|[A-Z]{2,5})(?: (?:[a-z][a-z'/&-]*|[A-Z]{2,5})){0,9}\."
+    r"(?:[a-z][a-z'/&-]*|[A-Z]{2,6})(?: (?:[a-z][a-z'/&-]*|[A-Z]{2,6})){0,9}\."
 )
 """What an absent claim may say besides the fixed sentence: the part that is missing, in
 lower-case words (a role's acronym aside), with no figure and no second clause."""
@@ -53,9 +54,8 @@ def compose(
             path = canonical_path(cited) or cited
             if path not in numbers:
                 numbers[path] = len(numbers) + 1
-                footnotes.append(
-                    Footnote(n=numbers[path], path=path, value=footnote_value(path, report))
-                )
+                label, value = footnote(path, report)
+                footnotes.append(Footnote(n=numbers[path], path=path, value=value, label=label))
             if numbers[path] not in cites:
                 cites.append(numbers[path])
         posted.append(
@@ -77,15 +77,34 @@ def absent_text(text: str) -> str:
     return text if _NAMED_ABSENT.fullmatch(text) else ABSENT_TEXT
 
 
-def footnote_value(path: str, report: Report) -> str:
-    """The value at ``path``: a leaf as is, an object or list as ``key: value; …``."""
+def footnote(path: str, report: Report) -> tuple[str, str]:
+    """``(label, value)`` of the field at ``path``, as a rep reads them: a leaf's typed
+    label and display (``Annual revenue``, ``£212.4m``), an object or list as its leaves'
+    ``label: value; …``; long text cut at a sentence end."""
     leaves = report.evidence.resolve(path) or []
+    typed = report.facts.get(path)
+    label = typed.label if typed is not None else ""
+    if typed is not None and typed.series is not None:
+        return label, _clip(typed.display)
     if len(leaves) == 1 and leaves[0].path == path:
-        text = leaves[0].render()
-    else:
-        text = "; ".join(
-            f"{leaf.path[len(path) :].lstrip('.')}: {leaf.render()}" for leaf in leaves
-        )
-    if len(text) > FOOTNOTE_VALUE_CHARS:
-        text = text[: FOOTNOTE_VALUE_CHARS - 1].rstrip() + "…"
-    return text
+        return label, _clip(_display(leaves[0], report))
+    parts = []
+    for leaf in leaves:
+        part = report.facts.get(leaf.path)
+        name = part.label if part is not None else leaf.path[len(path) :].lstrip(".")
+        parts.append(f"{name}: {_display(leaf, report)}")
+    return label, _clip("; ".join(parts))
+
+
+_SHOWN = frozenset({"quantity", "date", "series"})
+
+
+def _display(leaf: Leaf, report: Report) -> str:
+    typed = report.facts.get(leaf.path)
+    if typed is not None and typed.kind.value in _SHOWN and typed.display:
+        return typed.display
+    return leaf.render()
+
+
+def _clip(text: str) -> str:
+    return clip_sentence(text, FOOTNOTE_VALUE_CHARS)
