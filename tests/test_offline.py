@@ -330,7 +330,7 @@ def test_values_are_worded_verbatim_or_faithfully() -> None:
     }
     assert "Churn rate: 2.11%." in texts
     assert "Revenue: $412.5M." in texts
-    assert "Revenue growth: down 5.0%." in texts
+    assert "Revenue growth: down 5%." in texts
 
 
 @pytest.mark.parametrize(

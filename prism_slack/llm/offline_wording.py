@@ -239,9 +239,19 @@ def shown(
             f"{quantity(latest.quantity)} in {latest.period}, "
             f"from {quantity(before.quantity)} in {before.period}"
         )
-    if typed is not None and typed.kind.value in _SHOWN and typed.display:
-        return typed.display
-    return format_value(keys, leaf.value)
+    if typed is None or typed.kind.value not in _SHOWN or not typed.display:
+        return format_value(keys, leaf.value)
+    if typed.quantity is not None and is_number(leaf.value):
+        written = format_value(keys, leaf.value)
+        unit = typed.quantity.unit.value
+        if unit in _PLAIN_UNITS or (unit == "currency" and written[:1] == typed.display[:1]):
+            return written  # a count with its key's unit, or the key's own currency: 1.84B
+    return typed.display
+
+
+_PLAIN_UNITS = frozenset({"count", "number"})
+"""Units the typed display adds nothing to: a count keeps its key's unit and short form
+("142 days", "4.1M")."""
 
 
 _SHOWN = frozenset({"quantity", "date", "series"})
