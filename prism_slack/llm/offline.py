@@ -30,6 +30,7 @@ import time
 from dataclasses import dataclass, field, fields
 from decimal import Decimal
 from functools import cache
+from typing import TYPE_CHECKING
 
 from prism_slack.claims import ABSENT_TEXT, Answer, Claim
 from prism_slack.llm import lexicon
@@ -39,6 +40,9 @@ from prism_slack.llm import offline_wording as wording
 from prism_slack.llm.offline_index import Hit, Item, ReportIndex, Terms, index_for
 from prism_slack.llm.playbook import Frame, Move, Playbook, load_playbook
 from prism_slack.ports import AnswerRequest, HistoryTurn
+
+if TYPE_CHECKING:  # the facts package imports the verifier, which imports reports
+    from prism_slack.facts import Quantity
 
 logger = logging.getLogger(__name__)
 
@@ -774,19 +778,29 @@ class Composer:
         return out
 
     def numbers(self) -> list[tuple[Item, frozenset[str]]]:
-        """Numeric leaves with the terms of their names."""
+        """Numeric leaves (a JSON number, or a display string typed as a quantity:
+        ``"£212.4m"``) with the terms of their names."""
         return [
             (item, names)
             for item, names in zip(self.index.items, self.index.name_terms, strict=True)
-            if item.kind == "leaf" and wording.is_number(item.leaves[0].value)
+            if item.kind == "leaf"
+            and (wording.is_number(item.leaves[0].value) or self.quantity(item) is not None)
         ]
+
+    def quantity(self, item: Item) -> Quantity | None:
+        typed = self.index.facts.get(item.leaves[0].path) if item.leaves else None
+        return typed.quantity if typed is not None else None
 
     def is_money(self, item: Item) -> bool:
         """``item`` states an amount of money (its typed fact is a currency quantity)."""
-        typed = self.index.facts.get(item.leaves[0].path) if item.leaves else None
-        return bool(typed and typed.quantity and typed.quantity.unit.value == "currency")
+        return self.money(item) is not None
 
     def money(self, item: Item) -> Decimal | None:
+        """The amount of money ``item`` states, from its typed fact (in any house style),
+        else from its key's currency word."""
+        typed = self.quantity(item)
+        if typed is not None and typed.unit.value == "currency":
+            return Decimal(repr(typed.amount))
         found = figures.field_kind(item.keys, item.leaves[0].value)
         return found[1] if found is not None and found[0] == "money" else None
 

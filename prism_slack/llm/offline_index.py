@@ -403,6 +403,9 @@ class _Strengths:
             self.put(lexicon.key_words(key), strength, key=True)
         for acronym in _acronyms(keys[-1]):
             self._one(acronym, LAST_KEY, REPEAT[LAST_KEY])
+        whole = keys[-1].lower()
+        if whole.isalnum() and len(lexicon.key_words(keys[-1])) > 1:  # RevPAR read as "revpar"
+            self._one(whole, LAST_KEY, REPEAT[LAST_KEY])
 
     def value(self, value: Any, strength: float) -> None:
         if isinstance(value, str):
