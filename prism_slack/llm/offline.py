@@ -342,6 +342,9 @@ class Composer:
                 return self.coaching(q, people[0])
             if people:
                 return self.person_claims(people[0], notes_first=True)
+        record = self.record_field(q, before)
+        if record is not None:  # "since when?" after a stack row: that row's own field
+            return self.item_claims(record)[:1]
         if q.known_content and not q.refers and not q.scale:
             return None  # "and their margin?": a subject of its own
         merged = _with_previous(q, before)
@@ -355,6 +358,20 @@ class Composer:
             if "owner" in merged.content:
                 merged.content["owner"] = 2.0
         return self.part(merged)
+
+    def record_field(self, q: Question, before: Question) -> Item | None:
+        """The record the previous answer was about (not a person or finding) when the
+        follow-up asks for one of its own fields by the field's key ("since when?")."""
+        asked = set(q.content) | set(q.soft)
+        if not asked:
+            return None
+        for item in self.items_of(self.part(before))[:1]:
+            if item.kind != "record" or item.is_person or item.is_finding:
+                continue
+            keys = {t for key in item.fields for t in lexicon.terms(lexicon.key_words(key))}
+            if asked & keys:
+                return item
+        return None
 
     def owner_of(self, subject: Terms, items: list[Item]) -> Item | None:
         """The person who owns what the previous answer was about: ``subject`` (its terms,

@@ -241,11 +241,12 @@ def shown(
         )
     if typed is None or typed.kind.value not in _SHOWN or not typed.display:
         return format_value(keys, leaf.value)
-    if typed.quantity is not None and is_number(leaf.value):
+    if typed.quantity is not None:
         written = format_value(keys, leaf.value)
         unit = typed.quantity.unit.value
-        if unit in _PLAIN_UNITS or (unit == "currency" and written[:1] == typed.display[:1]):
-            return written  # a count with its key's unit, or the key's own currency: 1.84B
+        own_currency = is_number(leaf.value) and written[:1] == typed.display[:1]
+        if unit in _PLAIN_UNITS or (unit == "currency" and own_currency):
+            return written  # a count as written or with its key's unit; the key's currency
     return typed.display
 
 
@@ -283,8 +284,9 @@ def leaf_claim(
     elif is_number(leaf.value) and _is_change(item.keys) and leaf.value:
         value = f"up {value.lstrip('+')}"
     typed = facts.get(leaf.path) if facts is not None else None
-    if typed is not None and typed.period_text and typed.kind.value == "quantity":
-        value = f"{value} in {typed.period_text}"  # the period is a cited leaf beside it
+    period = typed.period_text if typed is not None and typed.kind.value == "quantity" else None
+    if period and period.lower() not in name.lower():
+        value = f"{value} in {period}"  # the period is a cited leaf beside it, or its key's
     return fact(f"{name}: {value}", cited)
 
 
