@@ -14,12 +14,17 @@ claim contract:
 - *scores*: a score with its scale; the best and worst scores;
 - a *lookup*: the best-ranked fields, worded from their own names and values.
 
+- *concepts* the report keeps in its structure (``offline_concepts``): competitors,
+  people by role (the nearest person when none holds it), risks, the company's age.
+
 Unknown words lower a field's coverage of the question; they never veto it. ``absent``
 ("That's not in the audit report.") is said only when no field covers enough of the
 question, or a figure was asked and the best field holds none; the nearest fields follow
-it. Questions joined by "and", commas or "vs" are answered part by part; a follow-up
-("out of what?", "who owns that?", "what does she need?") is read with the previous
-question of the conversation. The company's name is cut out of the question first.
+it. Questions joined by "and", commas or "vs" are answered part by part, a missing part
+named ("Not in the audit report: page speed."), a comparison's sides in the same terms;
+a follow-up ("out of what?", "who owns that?", "how do I handle her?", "since when?") is
+read with the previous question of the conversation. The company's name is cut out of the
+question first.
 """
 
 from __future__ import annotations
@@ -80,15 +85,15 @@ _METRIC_TERMS = lexicon.wordset(
     "nps csat ltv cac arr mrr aov gmv dso nrr grossmargin operatingmargin ebitdamargin "
     "netmargin netincome netrevenue"
 )
+_COMPARATIVE = r"\b(?:better|worse|higher|lower|stronger|weaker|bigger|smaller|more|less) than\b"
 _SPLIT = re.compile(
     r"\s*(?:,|;|(?<!\b\w)&(?!\w\b)|\band\b|\bplus\b|\bas well as\b|\bvs\.?|\bversus\b"
     r"|\bcompared? (?:to|with|against)\b|\bagainst\b|\bstacks? up (?:to|against)\b"
-    r"|\b(?:better|worse|higher|lower|stronger|weaker|bigger|smaller|more|less) than\b)\s*",
+    rf"|{_COMPARATIVE})\s*",
     re.IGNORECASE,
 )
 _COMPARISON = re.compile(
-    r"\bvs\.?|\bversus\b|\bcompared?\b|\bstacks? up\b|\bagainst\b"
-    r"|\b(?:better|worse|higher|lower|stronger|weaker|bigger|smaller|more|less) than\b",
+    rf"\bvs\.?|\bversus\b|\bcompared?\b|\bstacks? up\b|\bagainst\b|{_COMPARATIVE}",
     re.IGNORECASE,
 )
 """A question that sets two things side by side: each side is answered in the same terms
