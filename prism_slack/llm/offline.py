@@ -127,6 +127,8 @@ class Question:
     worst: bool = False
     who: bool = False
     wants_figure: bool = False
+    counts: bool = False
+    """Asks how many ("hw mny custmers"): a count, which a score on a scale is not."""
     pronoun: bool = False
     """Names a person already spoken of ("what does she need?")."""
     refers: bool = False
@@ -164,6 +166,7 @@ _PERIOD = re.compile(r"(?:q[1-4]|h[12])(?:fy)?\d{0,4}")
 _FIGURE = re.compile(r"\d+(?:k|m|mm|b|bn)?")
 """A figure the rep typed ("$5B", "40%"): it sharpens the ranking, it is never a subject (a
 passage repeating the rep's figure does not answer "what is revenue?" better than the field)."""
+_COUNT_ASKS = re.compile(r"\bhow many\b|\bnumber of\b|\bcount of\b")
 _MONEY_ASK = re.compile(
     r"\bin (?:dollars|euros|pounds|cash|money)\b|\bdollar (?:amount|figure|value)\b"
     r"|\bhow much money\b|\bin \$",
@@ -217,7 +220,11 @@ def parse_question(text: str, index: ReportIndex, *, names_company: bool = False
     q.refers = bool(raw & _DEMONSTRATIVES)
     if q.who and "them" in raw and set(q.content) == {"owner"} and not q.refers:
         q.who = False  # "who owns them": the company's owners, not a stakeholder
-    q.wants_figure = bool(_FIGURE_ASKS.search(text)) or bool(set(q.content) & _METRIC_TERMS)
+    spelled = " ".join(lexicon.expand(lexicon.words(text)))  # "hw mny" asks how many too
+    q.counts = bool(_COUNT_ASKS.search(spelled))
+    q.wants_figure = bool(_FIGURE_ASKS.search(text) or _FIGURE_ASKS.search(spelled)) or bool(
+        set(q.content) & _METRIC_TERMS
+    )
     strong = bool(_STRONG_COACHING & raw)
     first_person = bool(_FIRST_PERSON & raw)
     q.coaching = (coaching_terms and (strong or first_person or not q.content)) or bool(
@@ -472,8 +479,9 @@ class Composer:
         ):
             return self.people_for(q, hits)
         claims = self.lookup(q, hits)
-        if q.wants_figure and not any(_has_figure(c) for c in claims):
-            return [absent(), *claims[:NEARBY]]
+        counted = [c for c in claims if not (q.counts and self.scored_claim(c))]
+        if q.wants_figure and not any(_has_figure(c) for c in counted):
+            return [absent(), *claims[:NEARBY]]  # a score does not say how many
         if _MONEY_ASK.search(q.text) and not any(map(self.is_money, self.items_of(claims))):
             # "EBITDA in dollars" where only the margin is kept: the near fact, as such
             return [_named(absent(), q.text), *claims[:NEARBY]]
@@ -482,6 +490,10 @@ class Composer:
         ):
             return [*claims, absent()]  # "churn vs target": the churn, and no target stated
         return claims
+
+    def scored_claim(self, claim: Claim) -> bool:
+        """``claim`` states a score on a scale (``6/10``)."""
+        return any(path in self.index.scale_paths for path in claim.evidence)
 
     def concept(self, q: Question) -> list[Claim] | None:
         """The answer to a concept the report keeps in its structure (``offline_concepts``):
