@@ -30,7 +30,7 @@ from prism_slack.llm.playbook import load_playbook
 from prism_slack.llm.scripted import ScriptedJudge, ScriptedModel, each
 from prism_slack.pipeline.inject import report_listing
 from prism_slack.pipeline.turn import TurnDeps, run_turn
-from prism_slack.ports import Conversation, TokenUsage
+from prism_slack.ports import Conversation
 from prism_slack.reports.store import FileReportStore
 from prism_slack.state.redis_store import memory_store
 from prism_slack.testing.fake_gemini import (
@@ -39,6 +39,7 @@ from prism_slack.testing.fake_gemini import (
     prompt_text,
     shared_prefix_chars,
 )
+from prism_slack.usage import TokenUsage
 
 ROOT = Path(__file__).resolve().parent.parent
 REPORTS = FileReportStore(ROOT / "reports")

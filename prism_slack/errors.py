@@ -6,10 +6,7 @@ surfaces only ever catch ``PrismError`` subclasses.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from prism_slack.ports import TokenUsage
+from prism_slack.usage import TokenUsage
 
 
 class PrismError(Exception):

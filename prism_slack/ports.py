@@ -5,6 +5,8 @@
   ``DeliveryStore`` (what the Slack side uses: durable turns, engaged threads, rate limits,
   feedback, health); ``StateStore`` is both, on one Redis (``state/redis_store.py``; the
   embedded default runs it on an in-memory Redis).
+- ``TurnQueue``: one worker's view of the durable turns (``state/turns.py``, a Redis
+  Stream), with ``QueuedTurn``, ``Entry`` and ``TurnProgress``.
 - ``AuditLog``: the most recent turns' audit records and their votes, for the operator
   (``prism feedback``; the same Redis store).
 - ``AnswerModel``: question + injected report → claim-contract ``Answer``
@@ -16,19 +18,18 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal, Protocol
+from enum import StrEnum
+from typing import Any, Final, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
 from prism_slack.claims import Answer, Claim
 from prism_slack.evidence import Leaf
 from prism_slack.reports.model import Report
+from prism_slack.usage import TokenUsage
 from prism_slack.verdict import ClaimVerdict, Label, Method, Reason
-
-if TYPE_CHECKING:
-    from prism_slack.state.persistence import PersistenceReport
-    from prism_slack.state.turns import TurnLog
 
 
 class Conversation(BaseModel):
@@ -73,37 +74,6 @@ class ReportStore(Protocol):
     def suggest(self, text: str, limit: int = 3) -> list[str]:
         """Slugs of the companies whose names come closest to ``text``, best first."""
         ...
-
-
-class TokenUsage(BaseModel):
-    """Tokens one model call used, as the service reported them (Gemini's ``usage_metadata``).
-
-    ``prompt`` includes ``cached`` (the part of the prompt served from the implicit prefix
-    cache, billed at the cached rate); ``thinking`` is billed as output.
-    """
-
-    model_config = ConfigDict(frozen=True)
-
-    prompt: int = 0
-    cached: int = 0
-    output: int = 0
-    thinking: int = 0
-    total: int = 0
-
-    def __add__(self, other: TokenUsage) -> TokenUsage:
-        return TokenUsage(
-            prompt=self.prompt + other.prompt,
-            cached=self.cached + other.cached,
-            output=self.output + other.output,
-            thinking=self.thinking + other.thinking,
-            total=self.total + other.total,
-        )
-
-    def log_fields(self) -> str:
-        return (
-            f"prompt_tokens={self.prompt} cached_tokens={self.cached} "
-            f"output_tokens={self.output} thinking_tokens={self.thinking}"
-        )
 
 
 class ModelCall(BaseModel):
@@ -176,6 +146,100 @@ class ConversationStore(Protocol):
     def get_audit(self, turn_id: str) -> AuditRecord | None: ...
 
 
+class Persistence(StrEnum):
+    ON = "on"
+    OFF = "off"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class PersistenceReport:
+    """Whether the store keeps its data across a restart (``state/persistence.py``)."""
+
+    status: Persistence
+    detail: str
+    """One line an operator reads: what was found and what it means."""
+
+
+FINISHED: Final = ("answered", "failed", "skipped")
+"""The statuses of a turn that is over."""
+
+
+@dataclass(frozen=True)
+class QueuedTurn:
+    """One message to answer, as the durable turn queue holds it."""
+
+    turn_id: str
+    conversation: Conversation
+    ts: str
+    message: dict[str, Any]
+    """The message as the Slack surface gave it (``Incoming`` JSON)."""
+    received_at: float = 0.0
+    """Wall-clock seconds when it was recorded (0 until it is)."""
+
+
+@dataclass
+class TurnProgress:
+    """What a turn has done so far (its record), so a reclaimed turn never repeats a post."""
+
+    status: str = "queued"
+    attempts: int = 0
+    admitted: bool = False
+    placeholder_ts: str | None = None
+    status_set: bool = False
+    reply: dict[str, Any] | None = None
+    posting: str | None = None
+    """The part being posted right now: set before the call, cleared after (see delivery)."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A queued turn held by this worker: its queue id, the turn, its place in its
+    conversation's order (what ``TurnQueue.heads`` reports for the turn at the head)."""
+
+    entry_id: str
+    turn: QueuedTurn
+    place: str
+
+
+class TurnQueue(Protocol):
+    """One worker's view of the durable turns (DESIGN §12). Every method may raise
+    ``StoreUnavailable``."""
+
+    consumer: str
+    reclaim_after_s: float
+
+    def enqueue(self, turn: QueuedTurn) -> bool:
+        """Record ``turn`` durably; False when it is a duplicate."""
+        ...
+
+    def read(self, count: int, *, block_ms: int) -> list[Entry]: ...
+
+    def reclaim(self, count: int) -> list[Entry]:
+        """Take over turns of dead or departed workers."""
+        ...
+
+    def heartbeat(self, entry_ids: Iterable[str]) -> set[str]:
+        """Keep these entries ours; the ids another worker took over."""
+        ...
+
+    def owns(self, entry: Entry) -> bool: ...
+
+    def hand_back(self, entry_ids: Iterable[str]) -> None: ...
+
+    def heads(self, conversations: Iterable[Conversation]) -> dict[Conversation, str | None]:
+        """The ``Entry.place`` heading each conversation's order (None when empty)."""
+        ...
+
+    def drop_stale_head(self, where: Conversation, place: str) -> bool: ...
+
+    def progress(self, turn_id: str, *, attempt: bool = False) -> TurnProgress: ...
+
+    def note(self, turn_id: str, **fields: str | None) -> None: ...
+
+    def finish(self, entry: Entry, status: str, *, posted: str | None = None) -> None: ...
+
+
 class DeliveryStore(Protocol):
     """What the Slack side keeps: durable turns, engaged threads, rate limits, feedback,
     and the store's health. Every method may raise ``StoreUnavailable``."""
@@ -190,13 +254,23 @@ class DeliveryStore(Protocol):
 
     def persistence(self) -> PersistenceReport: ...
 
-    def turn_log(self, *, consumer: str, reclaim_after_s: float = ...) -> TurnLog:
+    def turn_log(self, *, consumer: str, reclaim_after_s: float = ...) -> TurnQueue:
         """The durable turns (a Redis Stream), as worker ``consumer`` reads them."""
         ...
 
     def engage(self, conversation: Conversation) -> None: ...
 
     def is_engaged(self, conversation: Conversation) -> bool: ...
+
+    def first_greeting(self, conversation: Conversation) -> bool:
+        """True the first time (in 30 days) the side panel greets in ``conversation``."""
+        ...
+
+    def remember_dm(self, team: str, user: str, channel: str) -> None:
+        """``channel`` is ``user``'s DM with PRISM (the side panel of an agent app)."""
+        ...
+
+    def dm_of(self, team: str, user: str) -> str | None: ...
 
     def take_token(self, user: str) -> bool:
         """Per-user rate limit (token bucket); False when the user must wait."""

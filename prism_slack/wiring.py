@@ -34,6 +34,12 @@ def build_models(settings: Settings) -> tuple[AnswerModel, Judge | None]:
     return FallbackModel(GeminiAnswerModel(client), offline), GeminiJudge(client)
 
 
+def open_state(settings: Settings) -> StateStore:
+    """The state store: Redis at ``REDIS_URL``, else the in-memory embedded default."""
+    url = settings.redis_url.get_secret_value() if settings.redis_url else None
+    return open_state_store(url)
+
+
 def build_turn_deps(
     settings: Settings,
     *,
@@ -43,12 +49,9 @@ def build_turn_deps(
     """Every port from ``settings``; ``reports``/``state`` may be given to share them."""
     model, judge = build_models(settings)
     playbook = load_playbook()
-    if state is None:
-        url = settings.redis_url.get_secret_value() if settings.redis_url else None
-        state = open_state_store(url)
     return TurnDeps(
         reports=reports or FileReportStore(settings.prism_reports_dir),
-        state=state,
+        state=state or open_state(settings),
         model=model,
         judge=judge,
         judge_mode=settings.prism_judge,

@@ -140,9 +140,10 @@ class SlackHarness(Closeable):
         reports_dir: Path = REPORTS_DIR,
         shared_channels: SharedChannelMode = "dm",
         guests: GuestMode = "none",
+        agent_view: bool = True,
     ) -> None:
         self._own_fake = fake is None
-        self.fake = fake or FakeSlack(team_id=unique("T")).start()
+        self.fake = fake or FakeSlack(team_id=unique("T"), agent_view=agent_view).start()
         self.scripted = ScriptedModel(steps or [GOOD_ANSWER], repeat=steps is None)
         self.model: AnswerModel = model or self.scripted
         self.settings = Settings(
@@ -167,6 +168,7 @@ class SlackHarness(Closeable):
         self.app = build_app(
             self.settings,
             self.deps,
+            self.state,
             options=SlackOptions(
                 listener_threads=listener_threads,
                 reclaim_after_s=reclaim_after_s,
@@ -197,10 +199,11 @@ class SlackHarness(Closeable):
         )
 
     def wait_for_answer(self, channel: str, thread_ts: str | None) -> FakeMessage:
-        """The bot's message in that thread once it is no longer a placeholder."""
+        """The bot's message in that thread once it is no longer a placeholder (``None`` in
+        a DM: in any of its threads — a top-level DM is answered in its own thread)."""
 
         def answered() -> FakeMessage | None:
-            done = [m for m in self.fake.thread(channel, thread_ts) if not _placeholder(m)]
+            done = self.answers(channel, thread_ts)
             return done[-1] if done else None
 
         return self.fake.wait_for(answered, timeout=WAIT_S, what=f"an answer in {channel}")
@@ -210,8 +213,9 @@ class SlackHarness(Closeable):
         return [m for m in self.fake.messages(channel) if not _placeholder(m)]
 
     def answers(self, channel: str, thread_ts: str | None) -> list[FakeMessage]:
-        """The bot's messages in one thread that are not placeholders."""
-        return [m for m in self.fake.thread(channel, thread_ts) if not _placeholder(m)]
+        """The bot's messages in one thread that are not placeholders (``None`` in a DM:
+        every thread of the DM)."""
+        return answered(self.fake, channel, thread_ts)
 
     def wait_answers(self, channel: str, thread_ts: str | None, n: int) -> list[FakeMessage]:
         """``answers(...)`` once there are at least ``n`` of them."""
@@ -251,8 +255,13 @@ def _placeholder(message: FakeMessage) -> bool:
 
 
 def answered(fake: FakeSlack, channel: str, thread: str | None = None) -> list[FakeMessage]:
-    """The messages of a thread (or a DM's top level) that are not the placeholder."""
-    return [m for m in fake.thread(channel, thread) if not _placeholder(m)]
+    """The messages of a thread that are not the placeholder; with ``thread=None`` in a DM,
+    of the whole DM (a top-level DM is answered in the thread of the rep's message)."""
+    if thread is None and channel.startswith("D"):
+        found = fake.messages(channel)
+    else:
+        found = fake.thread(channel, thread)
+    return [m for m in found if not _placeholder(m)]
 
 
 def feedback_values(blocks: list[dict[str, Any]]) -> dict[str, str]:

@@ -15,12 +15,13 @@ from prism_slack.errors import ModelError
 from prism_slack.llm.gemini import GeminiAnswerModel, GeminiClient
 from prism_slack.llm.playbook import load_playbook
 from prism_slack.pipeline.turn import TurnDeps, run_turn
-from prism_slack.ports import AnswerRequest, Conversation, Prompt, TokenUsage
+from prism_slack.ports import AnswerRequest, Conversation, Prompt
 from prism_slack.reports.store import FileReportStore
 from prism_slack.settings import Settings
 from prism_slack.state.redis_store import memory_store
 from prism_slack.testing.cassette import SCRUBBED, Cassette, RecordingProxy, Replay
 from prism_slack.testing.fake_gemini import FakeGemini
+from prism_slack.usage import TokenUsage
 from prism_slack.verdict import Label
 
 ROOT = Path(__file__).resolve().parent.parent

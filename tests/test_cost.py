@@ -19,11 +19,12 @@ from prism_slack.llm.playbook import load_playbook
 from prism_slack.llm.scripted import ScriptedModel
 from prism_slack.pipeline.inject import answer_prompt
 from prism_slack.pipeline.turn import TurnDeps, run_turn
-from prism_slack.ports import Conversation, HistoryTurn, TokenUsage
+from prism_slack.ports import Conversation, HistoryTurn
 from prism_slack.reports.store import FileReportStore
 from prism_slack.settings import Settings
 from prism_slack.state.redis_store import memory_store
 from prism_slack.testing.fake_gemini import FakeGemini, shared_prefix_chars
+from prism_slack.usage import TokenUsage
 
 REPORTS = FileReportStore(Path(__file__).resolve().parent.parent / "reports")
 NW = "northwind-outfitters"

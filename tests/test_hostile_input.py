@@ -36,6 +36,7 @@ from prism_slack.ports import AnswerModel, Conversation
 from prism_slack.render.blocks import render_blocks
 from prism_slack.render.text import render_text
 from prism_slack.reports.store import REPORT_FILE, FileReportStore
+from prism_slack.slack import texts
 from prism_slack.state.redis_store import memory_store
 from prism_slack.testing.slack_delivery import app_mention, dm, new_ts
 from prism_slack.verdict import Label
@@ -63,7 +64,7 @@ NOTHING = [
 
 
 @pytest.mark.parametrize(("case", "text"), NOTHING, ids=[c for c, _ in NOTHING])
-def test_nothing_to_answer_is_ignored_and_the_app_carries_on(
+def test_nothing_to_answer_gets_a_note_and_the_app_carries_on(
     make_harness: Callable[..., SlackHarness], case: str, text: str
 ) -> None:
     harness = make_harness()
@@ -71,10 +72,11 @@ def test_nothing_to_answer_is_ignored_and_the_app_carries_on(
     event = dm(text.format(bot=harness.fake.bot_user_id), user=user, channel=channel)
     assert harness.slack.event(event).status == 200
     harness.slack.event(dm(QUESTION, user=user, channel=channel))
-    answer = harness.wait_for_answer(channel, None)
+    note, answer = harness.wait_answers(channel, None, 2)
     harness.drain()
+    assert note.text == texts.EMPTY_MESSAGE  # never silent, and no model call for it
     assert ARR_TEXT in all_text(answer)
-    assert len(harness.bot_messages(channel)) == 1  # only the real question was answered
+    assert len(harness.bot_messages(channel)) == 2
     assert [r.question for r in harness.scripted.requests] == [QUESTION]
 
 
@@ -152,9 +154,9 @@ def test_model_output_that_tries_to_ping_never_does(
     reply = all_text(answer)
     assert "Algolia" in reply
     assert_no_raw_pings(reply)
-    [post] = harness.posts(channel)
-    [update] = harness.fake.calls("chat.update")
-    for params in (post.params, update.params):  # exactly what was sent to Slack
+    sent = [c.params for c in harness.posts(channel) + harness.fake.calls("chat.update")]
+    assert sent  # the answer (and any placeholder edited into it)
+    for params in sent:  # exactly what was sent to Slack
         assert_no_raw_pings(json.dumps(params, ensure_ascii=False))
 
 

@@ -109,7 +109,7 @@ def test_signatures_are_verified_whatever_the_environment_says(
         deps = TurnDeps(
             reports=FileReportStore(REPORTS_DIR), state=memory_store(), model=_NeverCalled()
         )
-        app = build_app(settings, deps)
+        app = build_app(settings, deps, memory_store())
         with LoopbackServer(
             build_wsgi_app(app, deps.state, signing_secret=SIGNING_SECRET)
         ) as server:
@@ -153,7 +153,7 @@ def test_the_app_does_not_start_without_a_signing_secret(
         reports=FileReportStore(REPORTS_DIR), state=memory_store(), model=_NeverCalled()
     )
     with pytest.raises(ConfigError, match="SLACK_SIGNING_SECRET"):
-        build_app(settings, deps, options=SlackOptions(start_worker=False))
+        build_app(settings, deps, memory_store(), options=SlackOptions(start_worker=False))
 
 
 def test_bolts_own_oauth_variables_are_refused(
@@ -173,7 +173,7 @@ def test_bolts_own_oauth_variables_are_refused(
             reports=FileReportStore(REPORTS_DIR), state=memory_store(), model=_NeverCalled()
         )
         with pytest.raises(ConfigError, match="SLACK_CLIENT_ID"):
-            build_app(settings, deps, options=SlackOptions(start_worker=False))
+            build_app(settings, deps, memory_store(), options=SlackOptions(start_worker=False))
 
 
 def _app_calls(tree: ast.AST) -> Iterator[ast.Call]:
@@ -439,7 +439,7 @@ def test_rate_limit_is_per_user_friendly_and_refills(
 ) -> None:
     harness = make_harness()
     clock = Clock()
-    harness.deps.state = open_state_store(
+    harness.worker.answerer.store = open_state_store(
         redis_server.url, rate_capacity=3, rate_refill_per_s=0.5, clock=clock
     )
     rep, other = unique("U"), unique("U")

@@ -144,7 +144,9 @@ def test_a_member_mention_reads_users_info_once(harness: SlackHarness) -> None:
 
 
 @pytest.mark.parametrize("kind", ["multi-channel guest", "single-channel guest", "app user"])
-def test_guests_and_apps_get_nothing_by_default(harness: SlackHarness, kind: str) -> None:
+def test_guests_are_told_why_and_apps_get_nothing_by_default(
+    harness: SlackHarness, kind: str
+) -> None:
     user, direct = unique("U"), unique("D")
     flags = {
         "multi-channel guest": {"is_restricted": True},
@@ -157,7 +159,16 @@ def test_guests_and_apps_get_nothing_by_default(harness: SlackHarness, kind: str
     harness.slack.command("status", channel=direct, user=user, response_url=url)
     harness.drain()
     assert harness.fake.calls("chat.postMessage") == [] and harness.scripted.requests == []
-    assert harness.fake.calls("response_url") == []
+    if kind == "app user":
+        assert harness.fake.calls("response_url") == []
+        assert harness.fake.calls("chat.postEphemeral") == []
+        return
+    # A person of the org who is refused is told why, only them: the message and the command.
+    [note] = harness.fake.calls("chat.postEphemeral")
+    assert (note.params["user"], note.params["text"]) == (user, texts.GUEST)
+    [response] = harness.fake.calls("response_url")
+    assert texts.GUEST in all_text(response.params)
+    assert response.params["response_type"] == "ephemeral"
 
 
 def test_guests_are_answered_when_the_operator_says_so(

@@ -54,6 +54,17 @@ WHO = [
         Who.MEMBER,
     ),
     ("home not on the allow list", (HOME,), {}, {"allowed_teams": {OTHER}}, Who.OUTSIDER),
+    # Enterprise Grid: the org is ORG; TEMEA is another workspace of it.
+    ("Grid colleague", ("TEMEA",), {"team_id": "TEMEA", "enterprise_id": ORG}, {}, Who.MEMBER),
+    ("another org", ("TEMEA",), {"team_id": "TEMEA", "enterprise_id": "EOTHER"}, {}, Who.OUTSIDER),
+    (
+        "Grid colleague, workspace not allowed",
+        ("TEMEA",),
+        {"team_id": "TEMEA", "enterprise_id": ORG},
+        {"allowed_teams": {HOME}},
+        Who.NOT_ALLOWED,
+    ),
+    ("Grid guest", (HOME,), {"is_restricted": True, "enterprise_id": ORG}, {}, Who.GUEST),
 ]
 
 

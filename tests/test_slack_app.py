@@ -56,20 +56,25 @@ def assert_within_limits(message: FakeMessage) -> None:
 # -- surfaces ---------------------------------------------------------------------------
 
 
-def test_dm_question_is_answered_in_place_with_citations(harness: SlackHarness) -> None:
-    user, channel = unique("U"), unique("D")
-    delivered = harness.slack.event(dm(QUESTION, user=user, channel=channel))
+def test_top_level_dm_is_answered_in_its_thread_with_a_status_and_citations(
+    harness: SlackHarness,
+) -> None:
+    user, channel, ts = unique("U"), unique("D"), new_ts()
+    delivered = harness.slack.event(dm(QUESTION, user=user, channel=channel, ts=ts))
     assert delivered.status == 200
-    answer = harness.wait_for_answer(channel, None)
+    answer = harness.wait_for_answer(channel, ts)
     text = all_text(answer)
     assert "Membership ARR is $4.1M." in text and "Algolia" in text
     assert "financials.membership_arr_usd" in text and "4137220" in text.replace(",", "")
     assert "EVIDENCE-LINKED" in text and "PARTIAL" not in text
     assert_within_limits(answer)
     harness.drain()
-    # The placeholder was replaced in place: one message, updated once.
-    assert len(harness.posts(channel)) == 1 and answer.updates == 1
-    assert harness.fake.calls("assistant.threads.setStatus") == []
+    # As Slack's agents do: the status in the thread of the rep's message, then the answer
+    # posted there — one message, never a placeholder edited into the answer.
+    [status] = harness.fake.calls("assistant.threads.setStatus")
+    assert status.ok and (status.params["channel_id"], status.params["thread_ts"]) == (channel, ts)
+    assert len(harness.posts(channel)) == 1 and answer.updates == 0
+    assert harness.fake.calls("chat.update") == []
     [request] = harness.scripted.requests
     assert request.report.slug == "northwind-outfitters" and request.question == QUESTION
 
@@ -89,15 +94,17 @@ def test_dm_in_an_assistant_thread_shows_a_status_not_a_placeholder(harness: Sla
     assert harness.fake.calls("chat.update") == []
 
 
-def test_threaded_dm_outside_assistant_threads_falls_back_to_a_placeholder(
-    harness: SlackHarness,
+def test_a_legacy_apps_dm_outside_assistant_threads_falls_back_to_a_placeholder(
+    make_harness: Callable[..., SlackHarness],
 ) -> None:
-    user, channel, thread = unique("U"), unique("D"), new_ts()
-    harness.slack.event(dm(QUESTION, user=user, channel=channel, thread_ts=thread))
-    answer = harness.wait_for_answer(channel, thread)
-    assert "Membership ARR is $4.1M." in all_text(answer) and answer.updates == 1
-    [status] = harness.fake.calls("assistant.threads.setStatus")
-    assert not status.ok
+    with FakeSlack(team_id=unique("T"), agent_view=False) as fake:
+        harness = make_harness(fake=fake)
+        user, channel, thread = unique("U"), unique("D"), new_ts()
+        harness.slack.event(dm(QUESTION, user=user, channel=channel, thread_ts=thread))
+        answer = harness.wait_for_answer(channel, thread)
+        assert "Membership ARR is $4.1M." in all_text(answer) and answer.updates == 1
+        [status] = harness.fake.calls("assistant.threads.setStatus")
+        assert not status.ok
 
 
 def test_mention_then_untagged_follow_up_in_its_thread(harness: SlackHarness) -> None:
@@ -261,7 +268,10 @@ def test_messages_in_one_conversation_are_answered_in_order(
     # The next two arrive while the first is being answered, and out of order.
     for n in (2, 1):
         harness.slack.event(dm(questions[n], user=user, channel=channel, ts=stamps[n]))
-    harness.fake.wait_for(lambda: len(harness.posts(channel)) == 3, what="three placeholders")
+    harness.fake.wait_for(
+        lambda: len(harness.fake.calls("assistant.threads.setStatus")) == 3,
+        what="three statuses",
+    )
     gated.release()
     found = harness.wait_answers(channel, None, 3)
     harness.drain()
@@ -310,9 +320,9 @@ def test_redis_down_gets_a_clear_reply_and_recovers(
         first, second = harness.answers(channel, None)
         assert first.text == reply.text
         assert "Membership ARR is $4.1M." in all_text(second)
-        # The error was posted; the answer replaced its placeholder.
+        # The error was posted; the answer was posted under a status (no placeholder).
         assert len(harness.fake.calls("chat.postMessage")) == 2
-        assert len(harness.fake.calls("chat.update")) == 1
+        assert harness.fake.calls("chat.update") == []
 
 
 def test_an_unexpected_error_still_ends_in_a_reply(
@@ -327,6 +337,7 @@ def test_an_unexpected_error_still_ends_in_a_reply(
 
 def test_slack_refusing_the_update_posts_the_answer_anew(harness: SlackHarness) -> None:
     user, channel = unique("U"), unique("D")
+    harness.fake.fail_next("assistant.threads.setStatus", error="invalid_thread_ts")
     harness.fake.fail_next("chat.update", error="cant_update_message")
     harness.fake.rate_limit_next("chat.postMessage", count=1, retry_after=0)
     harness.slack.event(dm(QUESTION, user=user, channel=channel))

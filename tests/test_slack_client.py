@@ -92,14 +92,32 @@ def test_fake_enforces_slack_limits_and_message_identity(fake: FakeSlack) -> Non
     assert len(fake.messages()) == 1
 
 
-def test_fake_set_status_only_in_assistant_threads(fake: FakeSlack) -> None:
+def test_fake_set_status_in_a_legacy_apps_dm_only_in_assistant_threads() -> None:
+    with FakeSlack(agent_view=False) as legacy:
+        client = build_web_client(settings_for(legacy), legacy.bot_token)
+        with pytest.raises(SlackApiError):
+            client.assistant_threads_setStatus(channel_id="D1", thread_ts="1.1", status="thinking")
+        legacy.add_assistant_thread("D1", "1.1")
+        status = client.assistant_threads_setStatus(
+            channel_id="D1", thread_ts="1.1", status="thinking"
+        )
+        assert status["ok"]
+
+
+def test_fake_agent_app_status_in_any_dm_thread_and_prompts_without_thread_ts(
+    fake: FakeSlack,
+) -> None:
     client = build_web_client(settings_for(fake), fake.bot_token)
-    with pytest.raises(SlackApiError):
-        client.assistant_threads_setStatus(channel_id="D1", thread_ts="1.1", status="thinking")
-    fake.add_assistant_thread("D1", "1.1")
-    assert client.assistant_threads_setStatus(channel_id="D1", thread_ts="1.1", status="thinking")[
-        "ok"
-    ]
+    assert client.assistant_threads_setStatus(channel_id="D1", thread_ts="1.1", status="…")["ok"]
+    prompts = [{"title": "Key facts", "message": "What are the key facts?"}]
+    # With thread_ts an agent app's call "fails silently": ok, but nothing is shown.
+    assert client.assistant_threads_setSuggestedPrompts(
+        channel_id="D1", thread_ts="1.1", prompts=prompts
+    )["ok"]
+    assert fake.prompts_shown() == []
+    client.assistant_threads_setSuggestedPrompts(channel_id="D1", prompts=prompts)
+    [shown] = fake.prompts_shown()
+    assert shown["channel_id"] == "D1" and "thread_ts" not in shown
 
 
 def test_fake_records_response_url_posts(fake: FakeSlack) -> None:

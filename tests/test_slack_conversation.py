@@ -9,11 +9,13 @@ import pytest
 from prism_slack.ports import Conversation
 from prism_slack.slack.conversation import (
     Incoming,
+    Notice,
     Skip,
     from_mention_event,
     from_message_event,
     mentions,
     plain_text,
+    unescape,
 )
 
 BOT = "UPRISMBOT"
@@ -51,7 +53,8 @@ SKIPPED = [
     ("own bot id", message(bot_id=BOT_ID, channel_type="im", channel="D1")),
     ("hidden", message(hidden=True, channel_type="im", channel="D1")),
     ("untagged top-level channel message", message()),
-    ("empty DM", message(text="", channel_type="im", channel="D1")),
+    ("empty untagged reply", message(text=" ", **THREAD)),
+    ("file-only untagged reply", message(text="", subtype="file_share", files=[{}], **THREAD)),
     ("no user", message(user=None, channel_type="im", channel="D1")),
     ("edited mention", message(text=f"<@{BOT}> ARR?", edited={"user": "UREP", "ts": "9.9"})),
     ("edited DM", message(channel_type="im", channel="D1", edited={"user": "UREP", "ts": "1"})),
@@ -135,7 +138,79 @@ def test_answered_events(
     assert found.kind == kind
     assert found.conversation == Conversation(team=TEAM, channel=event["channel"], thread=thread)
     assert found.reply_thread == reply_thread
+    assert found.status_thread == (event.get("thread_ts") or event["ts"])
     assert found.claim_key == f"{TEAM}:{event['channel']}:{event['ts']}"
+
+
+NOTICES = [
+    ("whitespace DM", message(text="  \n ", channel="D1", channel_type="im"), Notice.EMPTY),
+    (
+        "screenshot DM",
+        message(
+            text="", subtype="file_share", files=[{"id": "F1"}], channel="D1", channel_type="im"
+        ),
+        Notice.FILES_ONLY,
+    ),
+    (
+        "screenshot with a bare mention",
+        message(text=f"<@{BOT}>", subtype="file_share", files=[{"id": "F1"}]),
+        Notice.FILES_ONLY,
+    ),
+]
+
+
+@pytest.mark.parametrize(("case", "event", "notice"), NOTICES, ids=[n[0] for n in NOTICES])
+def test_a_message_without_words_gets_a_notice(
+    case: str, event: dict[str, Any], notice: Notice
+) -> None:
+    found = parse(event)
+    assert isinstance(found, Incoming) and found.notice is notice, case
+
+
+def test_a_question_with_a_file_is_answered_as_a_question() -> None:
+    found = parse(
+        message(text="ARR?", subtype="file_share", files=[{}], channel="D1", channel_type="im")
+    )
+    assert isinstance(found, Incoming) and (found.notice, found.text) == (None, "ARR?")
+
+
+def edit(new_text: str, old_text: str, **fields: Any) -> dict[str, Any]:
+    """A ``message_changed`` event, as Slack sends an edit."""
+    original = {"type": "message", "user": "UREP", "ts": "5.1", "team": TEAM}
+    return message(
+        subtype="message_changed",
+        ts="5.9",
+        hidden=True,
+        message={**original, "text": new_text, "edited": {"user": "UREP", "ts": "5.9"}, **fields},
+        previous_message={**original, "text": old_text},
+    )
+
+
+def test_an_edit_that_adds_the_mention_is_that_mention() -> None:
+    found = parse(edit(f"<@{BOT}> what is their ARR?", "what is their ARR?"))
+    assert isinstance(found, Incoming)
+    assert (found.kind, found.edited, found.text) == ("mention", True, "what is their ARR?")
+    assert found.claim_key == f"{TEAM}:C1:5.1"  # the original message's identity
+    assert found.conversation == Conversation(team=TEAM, channel="C1", thread="5.1")
+
+
+EDITS_SKIPPED = [
+    ("mention already there", edit(f"<@{BOT}> ARR now?", f"<@{BOT}> ARR?")),
+    ("no mention", edit("what is their ARR now?", "what is their ARR?")),
+    ("mention removed", edit("ARR?", f"<@{BOT}> ARR?")),
+    ("a bot's edit", edit(f"<@{BOT}> hi", "hi", bot_id="BOTHER")),
+]
+
+
+@pytest.mark.parametrize(("case", "event"), EDITS_SKIPPED, ids=[e[0] for e in EDITS_SKIPPED])
+def test_other_edits_are_ignored(case: str, event: dict[str, Any]) -> None:
+    assert isinstance(parse(event), Skip), case
+
+
+def test_an_untagged_reply_not_for_prism_names_its_thread() -> None:
+    found = parse(message(text="thanks, that's great", **THREAD))
+    assert isinstance(found, Skip) and "not for PRISM" in found.reason
+    assert found.thread == Conversation(team=TEAM, channel="C1", thread="2.1")
 
 
 def test_app_mention_and_message_of_one_mention_share_the_claim_key() -> None:
@@ -212,6 +287,11 @@ PLAIN = [
 @pytest.mark.parametrize(("raw", "plain"), PLAIN)
 def test_plain_text(raw: str, plain: str) -> None:
     assert plain_text(raw, BOT) == plain
+
+
+def test_unescape_only_undoes_slacks_three_entities() -> None:
+    assert unescape("bind Procter &amp; Gamble") == "bind Procter & Gamble"
+    assert unescape("&lt;b&gt; &amp;amp; &quot;") == "<b> &amp; &quot;"
 
 
 def test_mentions_only_matches_the_whole_user_id() -> None:

@@ -20,6 +20,13 @@ from prism_slack.testing.slack_delivery import dm, new_ts
 QUESTION = "What is Northwind Outfitters' membership ARR?"
 
 
+@pytest.fixture
+def harness(make_harness: Callable[..., SlackHarness]) -> SlackHarness:
+    """A legacy (``assistant_view``) app: a DM is answered in place, after a placeholder —
+    the path with the most Slack writes to fail."""
+    return make_harness(agent_view=False)
+
+
 def handled_lines(caplog: pytest.LogCaptureFixture, channel: str) -> list[str]:
     return [
         r.getMessage().split(" handled=")[1].split()[0]
@@ -110,7 +117,7 @@ def test_a_permanent_error_is_one_error_line_and_the_turn_failed(
 def test_slack_down_for_the_whole_budget_fails_the_turn_not_answered(
     make_harness: Callable[..., SlackHarness], caplog: pytest.LogCaptureFixture
 ) -> None:
-    harness = make_harness()
+    harness = make_harness(agent_view=False)
     channel = unique("D")
     harness.fake.fail_next("chat.update", error="internal_error", status=500, count=100)
     with caplog.at_level(logging.INFO):

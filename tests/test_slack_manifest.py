@@ -8,10 +8,12 @@ needs is Slack's documented requirement, tabled here.
 from __future__ import annotations
 
 import ast
+import json
 from pathlib import Path
 from typing import Any
 
 import yaml
+from jsonschema import Draft7Validator
 
 from prism_slack.slack.server import EVENTS_PATH
 
@@ -40,7 +42,7 @@ METHOD_SCOPES: dict[str, str | tuple[str, ...] | None] = {
 }
 """Bot scope(s) each Web API method needs (``None``: no scope)."""
 
-EVENT_SCOPES: dict[str, str] = {
+EVENT_SCOPES: dict[str, str | None] = {
     "app_mention": "app_mentions:read",
     "message.im": "im:history",
     "message.channels": "channels:history",
@@ -48,6 +50,8 @@ EVENT_SCOPES: dict[str, str] = {
     "message.mpim": "mpim:history",
     "assistant_thread_started": "assistant:write",
     "assistant_thread_context_changed": "assistant:write",
+    "app_home_opened": None,
+    "app_context_changed": "assistant:write",
     "channel_shared": "channels:read",
     "channel_unshared": "channels:read",
 }
@@ -111,7 +115,7 @@ def test_scopes_are_exactly_the_ones_used() -> None:
     for method in called_methods():
         scope = METHOD_SCOPES[method]
         needed |= {scope} if isinstance(scope, str) else set(scope or ())
-    needed |= {EVENT_SCOPES[e] for e in events}
+    needed |= {scope for e in events if (scope := EVENT_SCOPES[e]) is not None}
     if app["features"].get("slash_commands"):
         needed.add("commands")
     assert scopes == needed, (
@@ -125,7 +129,29 @@ def test_subscriptions_match_the_listeners() -> None:
     assert as_types == handled_events()
     assert {"message.im", "message.channels", "message.groups", "message.mpim"} <= subscribed
     assert "app_mention" in subscribed
+    assert {"app_home_opened", "app_context_changed"} <= subscribed  # agent_view
     assert {"assistant_thread_started", "assistant_thread_context_changed"} <= subscribed
+
+
+SCHEMA = ROOT / "tests" / "data" / "slack-manifest-schema" / "manifest.schema.1.0.0.json"
+
+
+def test_manifest_validates_against_slacks_published_schema() -> None:
+    schema = json.loads(SCHEMA.read_text())
+    Draft7Validator.check_schema(schema)
+    problems = [
+        f"{'.'.join(map(str, e.absolute_path)) or '<root>'}: {e.message}"
+        for e in Draft7Validator(schema).iter_errors(manifest())
+    ]
+    assert problems == []
+
+
+def test_the_schema_catches_a_broken_manifest() -> None:
+    schema = json.loads(SCHEMA.read_text())
+    broken = manifest()
+    broken["features"]["agent_view"] = {"agent_description": 42}
+    broken["settings"]["event_subscriptions"]["bot_events"].append("no such event!")
+    assert not Draft7Validator(schema).is_valid(broken)
 
 
 def test_command_interactivity_and_modes() -> None:

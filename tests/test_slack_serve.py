@@ -55,13 +55,16 @@ def wait_healthy(url: str, process: subprocess.Popen[bytes], log: Path) -> dict[
 
 
 @contextmanager
-def served(redis_url: str, tmp_path: Path) -> Iterator[tuple[FakeSlack, SlackDelivery, Path]]:
+def served(
+    redis_url: str, tmp_path: Path, *, enterprise_id: str | None = None
+) -> Iterator[tuple[FakeSlack, SlackDelivery, Path]]:
     """`prism serve` (two gunicorn workers) on a new FakeSlack and ``redis_url``, healthy:
     the fake, a signed sender to its events URL, and its log. It must stop cleanly on
-    SIGTERM afterwards."""
+    SIGTERM afterwards. ``enterprise_id``: installed in that Enterprise Grid org."""
     port = free_port()
     log = tmp_path / "serve.log"
-    with FakeSlack(team_id=unique("T")) as fake, log.open("wb") as log_file:
+    fake = FakeSlack(team_id=unique("T"), enterprise_id=enterprise_id)
+    with fake, log.open("wb") as log_file:
         env = serve_env(fake, redis_url=redis_url, home=tmp_path, port=port)
         command = [*prism_command(), "serve", "--host", "127.0.0.1", "--workers", "2"]
         process = subprocess.Popen(command, env=env, stdout=log_file, stderr=subprocess.STDOUT)
@@ -69,7 +72,12 @@ def served(redis_url: str, tmp_path: Path) -> Iterator[tuple[FakeSlack, SlackDel
             url = f"http://127.0.0.1:{port}"
             health = wait_healthy(url, process, log)
             assert health["ok"] is True and health["store"] == "ok"
-            slack = SlackDelivery(url + "/slack/events", SIGNING_SECRET, team_id=fake.team_id)
+            slack = SlackDelivery(
+                url + "/slack/events",
+                SIGNING_SECRET,
+                team_id=fake.team_id,
+                enterprise_id=enterprise_id,
+            )
             yield fake, slack, log
         finally:
             process.send_signal(signal.SIGTERM)

@@ -156,6 +156,16 @@ def test_engagement_expires(backend: Backend) -> None:
     assert store.is_engaged(THREAD) is False
 
 
+def test_the_side_panel_greets_once_per_dm_and_knows_each_reps_dm(backend: Backend) -> None:
+    store, other_worker = backend.store(), backend.store()
+    assert store.first_greeting(DM) is True
+    assert other_worker.first_greeting(DM) is False  # shared by every worker
+    assert store.first_greeting(Conversation(team="T1", channel="D2")) is True
+    assert store.dm_of("T1", "U1") is None
+    store.remember_dm("T1", "U1", "D1")
+    assert other_worker.dm_of("T1", "U1") == "D1" and store.dm_of("T2", "U1") is None
+
+
 @pytest.mark.parametrize(
     ("earlier", "later"),
     [

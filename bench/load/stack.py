@@ -166,7 +166,9 @@ class LoadStack(Startable):
     def start(self) -> LoadStack:
         try:
             self.redis = self._exit.enter_context(RedisServer(appendonly=self.appendonly))
-            self.slack = self._exit.enter_context(FakeSlack(team_id="TLOADBENCH"))
+            # A legacy (assistant_view) app: DMs are answered in place, after a placeholder.
+            legacy = FakeSlack(team_id="TLOADBENCH", agent_view=False)
+            self.slack = self._exit.enter_context(legacy)
             self.gemini = self._exit.enter_context(FakeGemini(default=self.responder))
             self.server = ServerProcess(
                 [

@@ -27,7 +27,7 @@ from prism_slack.slack.client import slack_credentials
 from prism_slack.slack.server import PrismGunicorn, build_wsgi_app, gunicorn_options
 from prism_slack.slack.socket_mode import build_socket_handler, run_socket_mode
 from prism_slack.state.persistence import Persistence
-from prism_slack.wiring import build_turn_deps
+from prism_slack.wiring import build_turn_deps, open_state
 
 DEFAULT_WORKERS = 2
 DEFAULT_THREADS = 8
@@ -75,11 +75,12 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     """`prism serve`: check the configuration here, then let gunicorn run the workers."""
     try:
         slack_credentials(settings, mode="http")
-        deps = build_turn_deps(settings)  # fail fast on bad reports dir or REDIS_URL
-        build_app(settings, deps, options=SlackOptions(start_worker=False))  # auth.test
+        state = open_state(settings)  # fail fast on a bad REDIS_URL, then reports dir
+        deps = build_turn_deps(settings, state=state)
+        build_app(settings, deps, state, options=SlackOptions(start_worker=False))  # auth.test
     except (PrismError, BoltError, SlackClientError, OSError) as e:
         return _fail("serve", e)
-    problem = check_store(deps.state, redis_url=settings.redis_url is not None)
+    problem = check_store(state, redis_url=settings.redis_url is not None)
     if problem is not None:
         return _fail("serve", problem)
     workers = args.workers
@@ -129,10 +130,10 @@ def check_store(state: StateStore, *, redis_url: bool, command: str = "serve") -
 
 def create_wsgi_app(settings: Settings, options: SlackOptions | None = None) -> WSGIApplication:
     """Build one worker's app: ports, Bolt app (and its turn worker), WSGI router."""
-    deps = build_turn_deps(settings)
-    app = build_app(settings, deps, options=options)
+    state = open_state(settings)
+    app = build_app(settings, build_turn_deps(settings, state=state), state, options=options)
     secret = slack_credentials(settings, mode="http").signing_secret
-    return build_wsgi_app(app, deps.state, signing_secret=secret)
+    return build_wsgi_app(app, state, signing_secret=secret)
 
 
 def _positive(value: str) -> int:
@@ -146,14 +147,13 @@ def run_socket(args: argparse.Namespace, settings: Settings) -> int:
     """`prism socket`: connect over Socket Mode and serve until SIGINT/SIGTERM."""
     try:
         credentials = slack_credentials(settings, mode="socket")
-        deps = build_turn_deps(settings)
-        problem = check_store(
-            deps.state, redis_url=settings.redis_url is not None, command="socket"
-        )
+        state = open_state(settings)
+        deps = build_turn_deps(settings, state=state)
+        problem = check_store(state, redis_url=settings.redis_url is not None, command="socket")
         if problem is not None:
             return _fail("socket", problem)
         options = slack_options_from(settings, listener_threads=DEFAULT_LISTENER_THREADS)
-        app = build_app(settings, deps, mode="socket", options=options)
+        app = build_app(settings, deps, state, mode="socket", options=options)
     except (PrismError, BoltError, SlackClientError, OSError) as e:
         return _fail("socket", e)
     assert credentials.app_token is not None

@@ -48,6 +48,9 @@ from prism_slack.facts.words import (
 from prism_slack.verify.numbers import QKind, scan
 from prism_slack.verify.quantity import Quantity as Scanned
 
+AGAINST = "a multiple of what it is set against"
+"""The note of a ratio whose key sets it against something (``submissionsVsPriorYear``)."""
+
 PASSAGE_WORDS = 9
 """A text of this many words or more (or of more than one sentence) is a passage."""
 
@@ -281,8 +284,7 @@ class _Compiler:
             return Quantity(value=value, unit=Unit.YEAR), sources, None
         if own & word_set("relation_words") and 0 < value < 10:
             sources["unit"] = Source.KEY
-            against = "a multiple of what it is set against"
-            return Quantity(value=value, unit=Unit.RATIO), sources, against
+            return Quantity(value=value, unit=Unit.RATIO), sources, AGAINST
         duration = _key_duration(words)
         if duration:
             sources["unit"] = Source.KEY
@@ -464,7 +466,8 @@ def _rate_convention(data: Mapping[str, Any]) -> bool | None:
 
 
 def _report_currency(data: Mapping[str, Any]) -> str | None:
-    """The one currency a report states in its ``currency`` fields, if it states one."""
+    """The one currency a report states, if it states one: in its ``currency`` fields,
+    in its keys (``revenue_usd``) or in its money strings (``"£212.4m"``)."""
     found: set[str] = set()
     stack: list[tuple[str, Any]] = list(data.items())
     while stack:
@@ -473,10 +476,15 @@ def _report_currency(data: Mapping[str, Any]) -> str | None:
             stack += [(str(k), v) for k, v in value.items()]
         elif isinstance(value, list):
             stack += [(key, v) for v in value]
-        elif key_words(key) == ["currency"] and isinstance(value, str):
-            code = currency_code(value)
-            if code:
-                found.add(code)
+        else:
+            words = key_words(key)
+            if words == ["currency"] and isinstance(value, str):
+                code = currency_code(value)
+                if code:
+                    found.add(code)
+            found |= {c for w in words if (c := _key_currency(w))}
+            if isinstance(value, str) and len(value) < 40:
+                found |= {c for s in re.findall(r"[$€£]", value) if (c := currency_code(s))}
     return found.pop() if len(found) == 1 else None
 
 

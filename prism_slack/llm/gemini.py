@@ -54,10 +54,10 @@ from prism_slack.ports import (
     JudgeAnswer,
     JudgeRequest,
     Prompt,
-    TokenUsage,
     judge_json_schema,
 )
 from prism_slack.settings import Settings, ThinkingLevel
+from prism_slack.usage import TokenUsage
 
 logger = logging.getLogger(__name__)
 

@@ -29,11 +29,11 @@ from prism_slack.ports import (
     AnswerRequest,
     AuditRecord,
     Conversation,
+    ConversationStore,
     HistoryTurn,
     Judge,
     ModelCall,
     ReportStore,
-    StateStore,
 )
 from prism_slack.reports.detect import unknown_company
 from prism_slack.reports.model import Report
@@ -59,7 +59,8 @@ class TurnDeps:
     """The ports a turn runs on. Surfaces build this once and reuse it."""
 
     reports: ReportStore
-    state: StateStore
+    state: ConversationStore
+    """Bindings, history and audit records (the Slack side keeps its own ``DeliveryStore``)."""
     model: AnswerModel
     """The answer model; a ``FallbackModel`` when Gemini has the offline answerer behind it."""
     judge: Judge | None = None

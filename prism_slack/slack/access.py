@@ -4,13 +4,16 @@
 and why):
 
 - **Outside users get nothing.** Only members of the installing workspace (``home``: the
-  team and org of the request's authorization) or of ``PRISM_ALLOWED_TEAMS`` are answered.
-  Every team id the payload gives for the asker must be allowed (``Incoming.teams``:
-  ``user_team``, ``source_team``, ``team``), and so must the ``team_id`` that
-  ``users.info`` reports for them.
-- **Guests get nothing** by default (``is_restricted`` / ``is_ultra_restricted`` in
-  ``users.info``); ``PRISM_GUESTS=answer`` answers them like members. Apps and bot users
-  get nothing.
+  team and Enterprise Grid org of the app's own token, from ``auth.test`` — never the
+  request's say-so) or of ``PRISM_ALLOWED_TEAMS`` are answered. Every team id the payload
+  gives for the asker must be allowed (``Incoming.teams``: ``user_team``, ``source_team``,
+  ``team``), and so must the ``team_id`` that ``users.info`` reports for them — unless
+  ``users.info`` says they belong to the installing org (``enterprise_user.enterprise_id``):
+  on Enterprise Grid, people of every workspace of the org are members.
+- **A person of the org who is refused is told why**, ephemerally: a guest
+  (``is_restricted`` / ``is_ultra_restricted``; ``PRISM_GUESTS=answer`` answers them like
+  members), or someone whose workspace of the org is not in ``PRISM_ALLOWED_TEAMS``.
+  Apps and bot users get nothing; nor does anyone of another organisation.
 - **A channel shared with another organisation** (the envelope's
   ``is_ext_shared_channel``, else ``conversations.info``'s ``is_ext_shared``) never gets
   report content in public: ``PRISM_SHARED_CHANNELS=dm`` (default) tells the rep,
@@ -39,6 +42,7 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError, SlackClientError
 
 from prism_slack.settings import GuestMode, Settings, SharedChannelMode
+from prism_slack.slack import texts
 from prism_slack.slack.conversation import Incoming
 
 logger = logging.getLogger(__name__)
@@ -53,6 +57,8 @@ class Who(StrEnum):
     MEMBER = "member"
     OUTSIDER = "outsider"
     GUEST = "guest"
+    NOT_ALLOWED = "not_allowed"
+    """Of the installing org, but from a workspace ``PRISM_ALLOWED_TEAMS`` leaves out."""
     APP = "app"
     UNKNOWN = "unknown"
     """Slack could not say (``users.info`` failed)."""
@@ -67,7 +73,9 @@ class Decision(StrEnum):
     CANNOT_CHECK = "cannot_check"
     """Who asks could not be checked: tell the asker, ephemerally, to try again."""
     REFUSE = "refuse"
-    """Nothing at all: an outsider, a guest, an app (one log line)."""
+    """Nothing at all: an outsider, an app (one log line)."""
+    REFUSE_WITH_NOTE = "refuse_with_note"
+    """Someone of the org who may not ask (a guest, a workspace not allowed): told why."""
 
 
 @dataclass(frozen=True)
@@ -75,6 +83,12 @@ class Ruling:
     decision: Decision
     reason: str
     """For the one log line of a message that is not answered (ids only)."""
+    note: str | None = None
+    """What the asker is told, ephemerally, when they are not answered."""
+
+
+REFUSAL_NOTES = {Who.GUEST: texts.GUEST, Who.NOT_ALLOWED: texts.WORKSPACE_NOT_ALLOWED}
+"""What a person of the org is told when ``who`` refuses them."""
 
 
 @dataclass(frozen=True)
@@ -97,8 +111,18 @@ class AccessPolicy:
 
 
 def home_teams(context: BoltContext) -> frozenset[str]:
-    """The installing workspace and org of this request (from its authorization)."""
-    return frozenset(t for t in (context.team_id, context.enterprise_id) if t)
+    """The workspace and Enterprise Grid org of the app's own token (``auth.test``, which
+    Bolt calls once and caches: ``authorize_result``) — not the request's team. Empty,
+    so that nobody is a member, when there is no authorization."""
+    result = context.authorize_result
+    if result is None:
+        return frozenset()
+    return frozenset(t for t in (result.team_id, result.enterprise_id) if t)
+
+
+def orgs_of(home: frozenset[str]) -> frozenset[str]:
+    """The Enterprise Grid org ids among ``home`` (Slack's enterprise ids start with E)."""
+    return frozenset(t for t in home if t.startswith("E"))
 
 
 class TTLCache(Generic[K, V]):
@@ -152,26 +176,40 @@ class Access:
         who = self.who(incoming.user, incoming.teams, home=home)
         teams = ",".join(incoming.teams) or "-"
         if who is Who.UNKNOWN:
-            return Ruling(Decision.CANNOT_CHECK, f"users.info failed for {incoming.user}")
+            return Ruling(
+                Decision.CANNOT_CHECK, f"users.info failed for {incoming.user}", texts.CANNOT_CHECK
+            )
+        if who in REFUSAL_NOTES:
+            reason = f"{who.value} {incoming.user} (teams={teams})"
+            return Ruling(Decision.REFUSE_WITH_NOTE, reason, REFUSAL_NOTES[who])
         if who is not Who.MEMBER:
             return Ruling(Decision.REFUSE, f"{who.value} {incoming.user} (teams={teams})")
         if incoming.is_dm or not self.is_shared(incoming.channel, incoming.shared):
             return Ruling(Decision.ANSWER, "member")
         if self.policy.shared_channels == "ephemeral":
             return Ruling(Decision.ANSWER_PRIVATELY, "shared channel, ephemeral answers")
-        return Ruling(Decision.ASK_IN_DM, "shared channel, answers only in DMs")
+        return Ruling(
+            Decision.ASK_IN_DM, "shared channel, answers only in DMs", texts.SHARED_CHANNEL
+        )
 
     def who(self, user: str, teams: tuple[str, ...], *, home: frozenset[str]) -> Who:
-        """Member, outsider, guest or app — from the payload's teams, then ``users.info``."""
+        """Member, outsider, guest, not allowed or app — from the payload's teams, then
+        ``users.info``."""
         allowed = self.allowed(home)
-        if any(team not in allowed for team in teams):
-            return Who.OUTSIDER
-        if self.policy.guests == "answer" and teams:
+        orgs = orgs_of(home)
+        foreign = any(team not in allowed for team in teams)
+        if foreign and not orgs:
+            return Who.OUTSIDER  # no org to belong to: nothing more to learn
+        if self.policy.guests == "answer" and teams and not foreign:
             return Who.MEMBER  # nothing more to learn from users.info
         info = self._user(user)
         if info is None:
             return Who.UNKNOWN
-        if info.get("team_id") and str(info["team_id"]) not in allowed:
+        grid = info.get("enterprise_user")
+        grid = grid if isinstance(grid, dict) else {}
+        in_org = str(grid.get("enterprise_id") or "") in orgs
+        home_team = str(info.get("team_id") or "")
+        if not in_org and (foreign or (home_team and home_team not in allowed)):
             return Who.OUTSIDER
         if info.get("is_bot") or info.get("is_app_user"):
             return Who.APP
@@ -179,6 +217,10 @@ class Access:
             info.get("is_restricted") or info.get("is_ultra_restricted")
         ):
             return Who.GUEST
+        if in_org and self.policy.allowed_teams:
+            theirs = {home_team, *(str(t) for t in grid.get("teams") or ())}
+            if not theirs & self.policy.allowed_teams:
+                return Who.NOT_ALLOWED
         return Who.MEMBER
 
     def is_shared(self, channel: str, shared: bool | None) -> bool:

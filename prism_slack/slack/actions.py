@@ -19,7 +19,7 @@ from typing import Any
 from slack_bolt import Ack, App, BoltContext
 
 from prism_slack.errors import StoreUnavailable
-from prism_slack.ports import StateStore
+from prism_slack.ports import DeliveryStore
 from prism_slack.render.blocks import FEEDBACK_ACTION, FeedbackVote
 from prism_slack.slack import texts
 from prism_slack.slack.access import Access, Who, home_teams
@@ -34,7 +34,7 @@ LEGACY_ACTIONS: dict[str, FeedbackVote] = {
 _ACTIONS = re.compile(r"^prism_feedback(?:_up|_down)?$")
 
 
-def record_feedback(state: StateStore, turn_id: str, user: str, value: FeedbackVote) -> str:
+def record_feedback(state: DeliveryStore, turn_id: str, user: str, value: FeedbackVote) -> str:
     """Store one vote; the text to show the rep."""
     if not turn_id or not user:
         logger.warning("feedback click without turn id or user")
@@ -67,7 +67,7 @@ def vote_of(action: dict[str, Any]) -> tuple[FeedbackVote, str] | None:
     return None
 
 
-def register_actions(app: App, state: StateStore, access: Access, replier: Replier) -> None:
+def register_actions(app: App, state: DeliveryStore, access: Access, replier: Replier) -> None:
     """Add the feedback listeners to ``app``."""
 
     @app.action(_ACTIONS)

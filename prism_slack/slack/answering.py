@@ -1,7 +1,7 @@
 """Answer one Slack message exactly once, in order, never silently, and only say so when
 Slack confirmed it (DESIGN §12).
 
-Two halves, joined by the durable turn log (:mod:`prism_slack.state.turns`):
+Two halves, joined by the durable turn queue (the ``TurnQueue`` port; a Redis Stream):
 
 - ``MessageAnswerer.answer(incoming)`` runs in the request thread, before Slack gets its
   200: it records the turn (``XADD`` with its record and its place in the conversation's
@@ -37,17 +37,26 @@ from typing import Final
 
 from prism_slack.errors import PrismError, StoreUnavailable
 from prism_slack.pipeline.turn import TurnDeps, run_turn
+from prism_slack.ports import (
+    FINISHED,
+    DeliveryStore,
+    Entry,
+    QueuedTurn,
+    TurnProgress,
+    TurnQueue,
+)
 from prism_slack.render.blocks import render_blocks, render_ephemeral
 from prism_slack.slack import texts
 from prism_slack.slack.access import Access, Decision, Ruling
-from prism_slack.slack.conversation import Incoming
+from prism_slack.slack.conversation import Incoming, Notice
 from prism_slack.slack.delivery import Delivery, Part, PermanentSlackError, SlackUnavailable
 from prism_slack.slack.replies import Replier, Reply
-from prism_slack.state.turns import FINISHED, Entry, QueuedTurn, TurnLog, TurnProgress
 
 logger = logging.getLogger(__name__)
 
 ANSWERED: Final = frozenset({Decision.ANSWER, Decision.ANSWER_PRIVATELY})
+NOTICES: Final = {Notice.FILES_ONLY: texts.FILES_ONLY, Notice.EMPTY: texts.EMPTY_MESSAGE}
+"""What a message with no question gets instead of an answer."""
 MAX_ATTEMPTS = 4
 """A turn picked up this often (each by a worker that then died) is failed, not retried."""
 
@@ -85,12 +94,14 @@ class MessageAnswerer:
         replier: Replier,
         *,
         access: Access,
-        turns: TurnLog,
+        store: DeliveryStore,
+        turns: TurnQueue,
         delivery: Delivery,
     ) -> None:
         self.deps = deps
         self.replier = replier
         self.access = access
+        self.store = store
         self.turns = turns
         self.delivery = delivery
         self._abandoned = threading.Event()
@@ -157,17 +168,17 @@ class MessageAnswerer:
             self._fail(entry, incoming, progress, texts.FAILED)
             return None
         if not progress.admitted:
-            if not self.deps.state.take_token(incoming.user):
+            if not self.store.take_token(incoming.user):
                 self._note(incoming, texts.RATE_LIMITED, only_them=True)
                 self.turns.finish(entry, "skipped")
                 self._log(incoming, Handled.RATE_LIMITED, None, entry)
                 return None
-            if not incoming.is_dm:
-                self.deps.state.engage(incoming.conversation)
+            if not incoming.is_dm and incoming.notice is None:
+                self.store.engage(incoming.conversation)
             progress.admitted = True
             if progress.placeholder_ts is not None or progress.status_set:
                 self.turns.note(turn_id, admitted="1")  # else noted with the progress shown
-        if progress.placeholder_ts is None and not progress.status_set:
+        if progress.placeholder_ts is None and not progress.status_set and not incoming.notice:
             progress = self._begin(entry, incoming, progress)
         return Prepared(entry, incoming, progress)
 
@@ -177,7 +188,9 @@ class MessageAnswerer:
         turn_id = entry.turn.turn_id
         try:
             reply = _stored_reply(progress)
-            if reply is None:
+            if reply is None and incoming.notice is not None:
+                reply = _plain(NOTICES[incoming.notice])
+            elif reply is None:
                 result = run_turn(incoming.text, incoming.conversation, self.deps)
                 message = render_blocks(result, feedback=True)
                 reply = Reply(message.text, message.blocks)
@@ -204,21 +217,21 @@ class MessageAnswerer:
     # -- steps ----------------------------------------------------------------------------
 
     def _begin(self, entry: Entry, incoming: Incoming, progress: TurnProgress) -> TurnProgress:
-        """Show the rep that an answer is coming (``setStatus`` with loading messages in any
-        thread, else a placeholder), recorded so a reclaimed turn does not show it twice.
+        """Show the rep that an answer is coming (``setStatus`` with loading messages in the
+        message's thread — a top-level DM's own, as Slack's agents do — else a placeholder),
+        recorded so a reclaimed turn does not show it twice.
         A private answer shows neither: the others in the channel would see that a report
         is being read."""
         turn_id = entry.turn.turn_id
-        thread = incoming.reply_thread
         if incoming.private:
             self.turns.note(turn_id, admitted="1")
             return progress
-        if thread is not None and self.replier.set_status(incoming.channel, thread):
+        if self.replier.set_status(incoming.channel, incoming.status_thread):
             self.turns.note(turn_id, status_set="1", admitted="1")
             progress.status_set = True
             return progress
         self._still_ours(entry)
-        part = self._part(incoming, turn_id, "placeholder")
+        part = self._part(incoming, progress, turn_id, "placeholder")
         maybe = progress.posting == "placeholder"
         self.turns.note(turn_id, posting="placeholder", admitted="1")
         try:
@@ -238,7 +251,7 @@ class MessageAnswerer:
         """Put ``reply`` where the rep sees it: in place of the placeholder, or posted."""
         turn_id = entry.turn.turn_id
         self._still_ours(entry)
-        part = self._part(incoming, turn_id, "reply")
+        part = self._part(incoming, progress, turn_id, "reply")
         if progress.placeholder_ts is not None and self.delivery.update(
             part, progress.placeholder_ts, reply
         ):
@@ -277,10 +290,10 @@ class MessageAnswerer:
             ruling.decision.value,
             ruling.reason,
         )
-        note = {Decision.ASK_IN_DM: texts.SHARED_CHANNEL, Decision.CANNOT_CHECK: texts.CANNOT_CHECK}
-        text = note.get(ruling.decision)
-        if text is not None:
-            self.replier.ephemeral(incoming.channel, incoming.user, incoming.reply_thread, text)
+        if ruling.note is not None:
+            self.replier.ephemeral(
+                incoming.channel, incoming.user, incoming.reply_thread, ruling.note
+            )
 
     def _note(self, incoming: Incoming, text: str, *, only_them: bool) -> None:
         """A short note to the rep, in the thread: with ``only_them`` (or for a private
@@ -294,10 +307,11 @@ class MessageAnswerer:
                 return
         self.replier.post(incoming.channel, incoming.reply_thread, _plain(text))
 
-    def _part(self, incoming: Incoming, turn_id: str, name: str) -> Part:
+    def _part(self, incoming: Incoming, progress: TurnProgress, turn_id: str, name: str) -> Part:
+        """Where a placeholder or an answer goes: under the status where Slack showed it."""
         return Part(
             channel=incoming.channel,
-            thread_ts=incoming.reply_thread,
+            thread_ts=incoming.status_thread if progress.status_set else incoming.reply_thread,
             turn_id=turn_id,
             name=name,
             user=incoming.user if incoming.private else None,
@@ -313,12 +327,13 @@ class MessageAnswerer:
         level = logging.WARNING if outcome is Handled.FAILED else logging.INFO
         logger.log(
             level,
-            "slack message %s kind=%s handled=%s retry=%s latency_ms=%.1f",
+            "slack message %s kind=%s handled=%s retry=%s latency_ms=%.1f%s",
             incoming.claim_key,
             incoming.kind,
             outcome.value,
             retry_num,
             max(latency_ms, 0.0),
+            f" notice={incoming.notice.value}" if incoming.notice else "",
         )
 
 

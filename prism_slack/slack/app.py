@@ -1,7 +1,9 @@
 """The Bolt app: one per process, shared by the HTTP server and Socket Mode.
 
-``build_app(settings, deps)`` wires the surfaces (``events``, ``commands``, ``actions``)
-to the pipeline's ports. Bolt's defaults that matter here are kept on purpose:
+``build_app(settings, deps, store)`` wires the surfaces (``events``, ``commands``,
+``actions``, the side panel) to the pipeline's ports (``deps``) and the Slack side's own
+``DeliveryStore`` (durable turns, engaged threads, rate limits, feedback). Bolt's
+defaults that matter here are kept on purpose:
 
 - requests are signature-verified (``request_verification_enabled``; never turned off);
 - ``process_before_response`` stays False: Bolt acks first and runs the listener in its
@@ -14,8 +16,9 @@ Turns are answered by this process's ``TurnWorker`` (``SlackOptions.listener_thr
 threads, sized for slow model calls), started here unless ``start_worker=False``;
 ``turn_worker(app)`` finds it, ``running_workers()`` lists every one (for shutdown).
 
-With ``PRISM_ALLOWED_TEAMS`` set, requests from any other workspace are acked and dropped
-(a slash command says the app is not enabled there). Who may ask inside a workspace, and
+A request for another install than the token's own (``auth.test``), or, with
+``PRISM_ALLOWED_TEAMS`` set, from any other workspace, is acked and dropped (a slash
+command says the app is not enabled there): ``team_gate``. Who may ask inside a workspace, and
 where answers may appear, is ``access``'s (``PRISM_SHARED_CHANNELS``, ``PRISM_GUESTS``).
 """
 
@@ -38,9 +41,10 @@ from slack_sdk import WebClient
 
 from prism_slack.errors import ConfigError
 from prism_slack.pipeline.turn import TurnDeps
+from prism_slack.ports import DeliveryStore
 from prism_slack.settings import Settings
 from prism_slack.slack import texts
-from prism_slack.slack.access import Access, AccessPolicy
+from prism_slack.slack.access import Access, AccessPolicy, home_teams, orgs_of
 from prism_slack.slack.actions import register_actions
 from prism_slack.slack.answering import MessageAnswerer
 from prism_slack.slack.client import Mode, build_web_client, slack_credentials
@@ -124,6 +128,7 @@ def consumer_name() -> str:
 def build_app(
     settings: Settings,
     deps: TurnDeps,
+    store: DeliveryStore,
     *,
     client: WebClient | None = None,
     options: SlackOptions | None = None,
@@ -158,29 +163,29 @@ def build_app(
             "SLACK_CLIENT_ID and SLACK_CLIENT_SECRET are set, which turns Bolt's OAuth "
             "install flow on; PRISM runs in one workspace with SLACK_BOT_TOKEN — unset them"
         )
-    if settings.prism_allowed_teams:
-        app.middleware(team_gate(frozenset(settings.prism_allowed_teams)))
+    app.middleware(team_gate(frozenset(settings.prism_allowed_teams)))
     replier = Replier(client)
     access = Access(client, AccessPolicy.from_settings(settings))
-    turns = deps.state.turn_log(consumer=consumer_name(), reclaim_after_s=options.reclaim_after_s)
+    turns = store.turn_log(consumer=consumer_name(), reclaim_after_s=options.reclaim_after_s)
     answerer = MessageAnswerer(
         deps,
         replier,
         access=access,
+        store=store,
         turns=turns,
         delivery=Delivery(client, budget_s=options.delivery_budget_s),
     )
     register_events(app, answerer, access)
-    register_panel(app, Panel(replier, deps.reports, deps.state))
+    register_panel(app, Panel(replier, deps.reports, deps.state, store), access)
     register_commands(app, CommandHandler(deps.reports, deps.state), access)
-    register_actions(app, deps.state, access, replier)
+    register_actions(app, store, access, replier)
     if options.start_worker:
         _workers[app] = TurnWorker(turns, answerer, threads=options.listener_threads).start()
     logger.info(
         "slack app ready: mode=%s listener_threads=%d store=%s",
         mode,
         options.listener_threads,
-        deps.state.description,
+        store.description,
     )
     return app
 
@@ -201,16 +206,26 @@ def _bolt_logger() -> logging.Logger:
 
 
 def team_gate(allowed: frozenset[str]) -> Callable[..., BoltResponse | None]:
-    """Bolt middleware: only workspaces in ``allowed`` get past it."""
+    """Bolt middleware: only requests for the app's own install get past it — the token's
+    workspace, or any workspace of its Enterprise Grid org (``home_teams``: ``auth.test``,
+    cached by Bolt), never the request's word for it — and, with ``PRISM_ALLOWED_TEAMS``
+    (``allowed``), only requests from those workspaces."""
 
     def gate(
         context: BoltContext, body: dict[str, Any], next: Callable[[], None]
     ) -> BoltResponse | None:
-        team = context.team_id
-        if team in allowed:
+        team, enterprise = context.team_id, context.enterprise_id
+        home = home_teams(context)
+        installed = team in home or (enterprise is not None and enterprise in orgs_of(home))
+        if installed and (not allowed or team in allowed):
             next()
             return None
-        logger.warning("dropping a request from workspace %s (not in PRISM_ALLOWED_TEAMS)", team)
+        logger.warning(
+            "dropping a request from workspace %s (org %s): %s",
+            team,
+            enterprise,
+            "not in PRISM_ALLOWED_TEAMS" if installed else "not this app's install",
+        )
         if body.get("command"):
             reply = {"response_type": "ephemeral", "text": texts.NOT_ENABLED}
             return BoltResponse(

@@ -1,6 +1,8 @@
 """``/prism``: bind, unbind, status, reports, help.
 
-The listener acks at once (an empty 200, well within Slack's 3 seconds) and answers through
+Slack escapes ``&``, ``<`` and ``>`` in the command text (``Procter &amp; Gamble``); the
+text is unescaped before it is matched, and a reply shows the rep's own ``&``. The
+listener acks at once (an empty 200, well within Slack's 3 seconds) and answers through
 the command's ``response_url``. Answers are ephemeral — only the rep sees them — except a
 bind or unbind confirmation, which the whole channel sees (``in_channel``): everyone there
 is answered from that report from now on. Every text goes through ``render_ephemeral``,
@@ -8,8 +10,9 @@ which defangs it, so neither a report's company name nor the rep's own words can
 
 ``CommandHandler.handle`` is the surface-free part (text in, ``CommandReply`` out).
 
-Who may use it is ``access``'s rule, as for messages: someone from another organisation,
-a guest or an app gets nothing (the command is acked; one log line). In a channel shared
+Who may use it is ``access``'s rule, as for messages: someone from another organisation
+or an app gets nothing (the command is acked; one log line); a person of the org who may
+not ask (a guest, a workspace not allowed) is told why. In a channel shared
 with another organisation nothing is said for all to see: with ``PRISM_SHARED_CHANNELS=dm``
 ``bind`` and ``unbind`` are refused with a note to ask in a DM; with ``ephemeral`` they work
 and only the rep sees the confirmation.
@@ -31,7 +34,8 @@ from prism_slack.ports import Conversation, ConversationStore, ReportStore
 from prism_slack.render.blocks import render_ephemeral
 from prism_slack.reports.model import Report
 from prism_slack.slack import texts
-from prism_slack.slack.access import Access, Who, home_teams
+from prism_slack.slack.access import REFUSAL_NOTES, Access, Who, home_teams
+from prism_slack.slack.conversation import unescape
 
 logger = logging.getLogger(__name__)
 
@@ -176,19 +180,24 @@ def register_commands(app: App, handler: CommandHandler, access: Access) -> None
     @app.command(COMMAND)
     def on_prism(ack: Ack, command: dict[str, Any], respond: Respond, context: BoltContext) -> None:
         ack()
-        text = str(command.get("text") or "")
+        text = unescape(str(command.get("text") or ""))  # Slack sends & as &amp;
         verb = text.strip().partition(" ")[0].lower()
         user, channel = str(command.get("user_id") or ""), str(command["channel_id"])
         teams = tuple(
             dict.fromkeys(str(t) for t in (command.get("user_team"), command.get("team_id")) if t)
         )
         who = access.who(user, teams, home=home_teams(context))
-        if who not in (Who.MEMBER, Who.UNKNOWN):
+        if who not in (Who.MEMBER, Who.UNKNOWN, *REFUSAL_NOTES):
             logger.warning("/prism %s in %s not answered: %s %s", verb, channel, who.value, user)
             return
         where = Conversation(team=str(command.get("team_id") or ""), channel=channel)
-        shared = verb in ("bind", "unbind") and access.is_shared(channel, None)
-        if who is Who.UNKNOWN:
+        shared = (
+            who is Who.MEMBER and verb in ("bind", "unbind") and access.is_shared(channel, None)
+        )
+        if who in REFUSAL_NOTES:
+            logger.warning("/prism %s in %s refused: %s %s", verb, channel, who.value, user)
+            reply = CommandReply(text=REFUSAL_NOTES[who])
+        elif who is Who.UNKNOWN:
             reply = CommandReply(text=texts.CANNOT_CHECK)
         elif shared and access.policy.shared_channels == "dm":
             reply = CommandReply(text=texts.SHARED_CHANNEL_BIND)

@@ -3,10 +3,16 @@
 Pure functions of the event payload (no client, no store). A message becomes an
 ``Incoming`` — or a ``Skip`` naming why it is ignored: the bot's own messages, other bots
 and apps, edits (``message_changed``, or any event carrying ``edited``: an edited message
-is never a new question, however old), deletions and every non-content subtype, hidden
-events, empty text (but a bare @mention is an ``Incoming`` with empty text: the rep
-called, so the bot answers), and an untagged thread reply addressed to someone else
-(it mentions another person, a user group, ``@here`` or ``@channel``).
+is never a new question, however old — except an edit that adds the bot's @mention, which
+is the mention the rep meant to send; its identity is the original message's, so it is
+answered once, and not at all if the original was), deletions and every non-content
+subtype, hidden events, and an untagged thread reply that is not for PRISM
+(``addressing.for_prism``: a remark to a colleague, thanks, logistics, a mention of
+someone else; that ``Skip`` names its thread so a skip in an engaged thread is logged).
+
+Never silent where the rep spoke to PRISM: a DM with no words (whitespace, or only a file
+or screenshot) and a bare @mention with only a file are an ``Incoming`` with a ``notice``
+(a one-line note instead of an answer); a bare @mention with nothing is answered.
 
 An ``Incoming`` carries what the payload says about who asks and where (``teams``: every
 workspace or org id the payload gives for the asker; ``shared``: the envelope's
@@ -15,18 +21,21 @@ workspace or org id the payload gives for the asker; ``shared``: the envelope's
 Where a message lives (``Incoming.conversation``), which decides its binding and history:
 
 - a DM: the DM as a whole at the top level (``thread=None``), the thread when the rep
-  threads;
+  threads. A top-level DM is answered in its own thread when Slack shows the status there,
+  as Slack's agents do (an agent app); else in place, after a placeholder;
 - a channel: always a thread — the mention's own ts starts one, a reply names its root.
 """
 
 from __future__ import annotations
 
 import re
+from enum import StrEnum
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
 from prism_slack.ports import Conversation
+from prism_slack.slack.addressing import for_prism
 
 IncomingKind = Literal["dm", "mention", "thread"]
 """``dm``: anything in the bot's DM. ``mention``: the bot was @mentioned in a channel.
@@ -36,6 +45,15 @@ CONTENT_SUBTYPES = frozenset({"file_share", "thread_broadcast"})
 """Message subtypes that carry a rep's words; every other subtype is ignored."""
 
 DM_CHANNEL_TYPES = frozenset({"im"})
+
+
+class Notice(StrEnum):
+    """A message PRISM answers with a fixed note instead of an answer (never silent)."""
+
+    FILES_ONLY = "files_only"
+    """Only a file or screenshot: PRISM reads text questions."""
+    EMPTY = "empty"
+    """A DM of whitespace."""
 
 
 class Incoming(BaseModel):
@@ -62,6 +80,10 @@ class Incoming(BaseModel):
     private: bool = False
     """Answer only the asker (ephemeral): set by ``access`` when the turn is prepared, in
     a channel shared with another organisation where the operator chose ephemeral answers."""
+    notice: Notice | None = None
+    """Reply with this note, not an answer (the message holds no question)."""
+    edited: bool = False
+    """The message was edited to add the bot's mention (answered as that mention)."""
 
     @property
     def is_dm(self) -> bool:
@@ -69,13 +91,23 @@ class Incoming(BaseModel):
 
     @property
     def reply_thread(self) -> str | None:
-        """The ``thread_ts`` to reply with: DMs reply in place, channels always in a thread."""
+        """The ``thread_ts`` of notes and of an answer shown without a status: a DM replies
+        in place, a channel always in a thread."""
         if self.is_dm:
             return self.thread_ts
         return self.thread_ts or self.ts
 
     @property
+    def status_thread(self) -> str:
+        """Where PRISM shows its working status — and, once Slack showed it, posts the
+        answer: the thread the message is in, or the one it starts (in a DM too, as
+        Slack's agents reply)."""
+        return self.thread_ts or self.ts
+
+    @property
     def conversation(self) -> Conversation:
+        """Whose binding and history the turn uses, and whose order it keeps: the DM as a
+        whole for a top-level DM, else the thread."""
         return Conversation(team=self.team, channel=self.channel, thread=self.reply_thread)
 
     @property
@@ -86,11 +118,14 @@ class Incoming(BaseModel):
 
 
 class Skip(BaseModel):
-    """Why an event is not answered (logged at DEBUG, never replied to)."""
+    """Why an event is not answered (never replied to; logged at DEBUG, or at INFO for a
+    reply in a thread the bot takes part in)."""
 
     model_config = ConfigDict(frozen=True)
 
     reason: str
+    thread: Conversation | None = None
+    """For an untagged thread reply judged not for PRISM: its thread."""
 
 
 def from_message_event(
@@ -102,6 +137,8 @@ def from_message_event(
     shared: bool | None = None,
 ) -> Incoming | Skip:
     """A ``message`` event (DM, channel, private channel, group DM) as an ``Incoming``."""
+    if event.get("subtype") == "message_changed":
+        return _edit(event, team=team, bot_user_id=bot_user_id, bot_id=bot_id, shared=shared)
     skip = _skip_reason(event, bot_user_id=bot_user_id, bot_id=bot_id)
     if skip is not None:
         return Skip(reason=skip)
@@ -114,14 +151,50 @@ def from_message_event(
     elif bot_user_id is not None and mentions(text, bot_user_id):
         kind = "mention"
     elif thread_ts is not None:
-        if addresses_someone(text, bot_user_id):
-            return Skip(reason="thread reply addressed to someone else")
+        addressed = for_prism(text, bot_user_id)
+        if not addressed.for_prism:
+            where = Conversation(team=team, channel=channel, thread=thread_ts)
+            return Skip(reason=f"untagged reply not for PRISM: {addressed.reason}", thread=where)
         kind = "thread"
     else:
         return Skip(reason="channel message not addressed to the bot")
     return _incoming(
         kind, event, team=team, thread_ts=thread_ts, bot_user_id=bot_user_id, shared=shared
     )
+
+
+def _edit(
+    event: dict[str, Any],
+    *,
+    team: str,
+    bot_user_id: str | None,
+    bot_id: str | None,
+    shared: bool | None,
+) -> Incoming | Skip:
+    """A ``message_changed`` event: answered only when the edit added the bot's mention in
+    a channel (as that mention, under the original message's identity; every DM message
+    was answered already)."""
+    new, old = event.get("message"), event.get("previous_message")
+    dm = str(event.get("channel_type") or "") in DM_CHANNEL_TYPES
+    if not isinstance(new, dict) or bot_user_id is None or dm:
+        return Skip(reason="edited message")
+    before = str(old.get("text") or "") if isinstance(old, dict) else ""
+    if not mentions(str(new.get("text") or ""), bot_user_id) or mentions(before, bot_user_id):
+        return Skip(reason="edited message")
+    message = {k: v for k, v in new.items() if k not in ("edited", "subtype")}
+    message.setdefault("channel", event.get("channel"))
+    skip = _skip_reason(message, bot_user_id=bot_user_id, bot_id=bot_id)
+    if skip is not None:
+        return Skip(reason=f"edited message: {skip}")
+    found = _incoming(
+        "mention",
+        message,
+        team=team,
+        thread_ts=_thread_of(message),
+        bot_user_id=bot_user_id,
+        shared=shared,
+    )
+    return found.model_copy(update={"edited": True}) if isinstance(found, Incoming) else found
 
 
 def from_mention_event(
@@ -156,7 +229,12 @@ def _incoming(
     shared: bool | None,
 ) -> Incoming | Skip:
     text = plain_text(str(event.get("text") or ""), bot_user_id)
-    if not text and kind != "mention":
+    notice: Notice | None = None
+    if not text and event.get("files"):
+        notice = Notice.FILES_ONLY  # a screenshot with no words: say what PRISM reads
+    elif not text and kind == "dm":
+        notice = Notice.EMPTY
+    elif not text and kind != "mention":
         return Skip(reason="no text")  # a bare @mention is still answered: never silent
     return Incoming(
         kind=kind,
@@ -168,6 +246,7 @@ def _incoming(
         text=text,
         teams=asker_teams(event),
         shared=shared,
+        notice=notice,
     )
 
 
@@ -221,15 +300,7 @@ def mentions(text: str, user_id: str) -> bool:
     return re.search(rf"<@{re.escape(user_id)}(?:\|[^>]*)?>", text) is not None
 
 
-def addresses_someone(text: str, bot_user_id: str | None) -> bool:
-    """Whether ``text`` calls on someone other than the bot: another user, a user group,
-    ``@here``, ``@channel`` or ``@everyone``."""
-    others = [m.group(1) for m in _MENTION.finditer(text) if m.group(1) != bot_user_id]
-    return bool(others) or _BROADCAST.search(text) is not None
-
-
 _MENTION = re.compile(r"<@([A-Z0-9]+)(?:\|([^>]*))?>")
-_BROADCAST = re.compile(r"<!(?:here|channel|everyone|subteam\^)")
 _CHANNEL = re.compile(r"<#([A-Z0-9]+)(?:\|([^>]*))?>")
 _SPECIAL = re.compile(r"<!([a-z]+)(?:\^[^|>]*)?(?:\|([^>]*))?>")
 _LINK = re.compile(r"<([a-z][a-z0-9+.-]*:[^|>]*)(?:\|([^>]*))?>", re.IGNORECASE)
@@ -255,5 +326,9 @@ def plain_text(text: str, bot_user_id: str | None) -> str:
     text = _CHANNEL.sub(lambda m: "#" + (m.group(2) or m.group(1)), text)
     text = _SPECIAL.sub(lambda m: "@" + (m.group(2) or m.group(1)).removeprefix("@"), text)
     text = _LINK.sub(lambda m: m.group(2) or m.group(1), text)
-    text = _ENTITY.sub(lambda m: _ENTITIES[m.group(1)], text)
-    return _SPACE.sub(" ", text).strip()
+    return _SPACE.sub(" ", unescape(text)).strip()
+
+
+def unescape(text: str) -> str:
+    """Slack's three escaped characters (``&amp;``, ``&lt;``, ``&gt;``) as themselves."""
+    return _ENTITY.sub(lambda m: _ENTITIES[m.group(1)], text)

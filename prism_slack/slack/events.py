@@ -4,9 +4,10 @@ Over HTTP these run in the request thread, before Slack gets its 200 (``app.even
 they only read the event and record the turn durably; a ``TurnWorker`` answers it.
 
 - ``message`` (``message.im``, ``message.channels``, ``message.groups``, ``message.mpim``):
-  a DM is always answered; a channel or group-DM message when it mentions the bot, or
-  when it is a reply in a thread where the bot is engaged and is not addressed to
-  someone else (``conversation``).
+  a DM is always answered (one without words gets a note); a channel or group-DM message
+  when it mentions the bot (an edit that adds the mention counts, once), or when it is a
+  reply in a thread where the bot is engaged and is for it (``addressing.for_prism``; a
+  reply that is not is one INFO line with why).
 - ``app_mention``: answered in the thread of the mention. Slack also sends the ``message``
   event of the same mention; both carry the same message identity, and only one is
   answered (see ``MessageAnswerer``).
@@ -19,7 +20,8 @@ they only read the event and record the turn durably; a ``TurnWorker`` answers i
 - ``channel_shared`` / ``channel_unshared``: ``Access`` learns at once that a channel is
   (no longer) shared with another organisation.
 - ``app_rate_limited`` (Slack is dropping our events): logged as an ERROR and acked.
-- The side panel's ``assistant_thread_*`` events: ``status``.
+- The side panel's events (``app_home_opened``, ``app_context_changed``, and the legacy
+  ``assistant_thread_*``): ``status``.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from typing import Any
 from slack_bolt import App, BoltContext, BoltRequest, BoltResponse
 
 from prism_slack.errors import StoreUnavailable
+from prism_slack.ports import Conversation
 from prism_slack.slack.access import Access, home_teams
 from prism_slack.slack.answering import MessageAnswerer
 from prism_slack.slack.conversation import (
@@ -107,21 +110,29 @@ def _listener(
 
 def _handle(answerer: MessageAnswerer, found: Incoming | Skip, request: BoltRequest) -> None:
     if isinstance(found, Skip):
-        logger.debug("ignoring message event: %s", found.reason)
+        if found.thread is not None and _engaged(answerer, found.thread, "-"):
+            where = found.thread
+            logger.info(
+                "slack reply in %s/%s not answered: %s", where.channel, where.thread, found.reason
+            )
+        else:
+            logger.debug("ignoring message event: %s", found.reason)
         return
-    if found.kind == "thread" and not _engaged(answerer, found):
+    if found.kind == "thread" and not _engaged(answerer, found.conversation, found.ts):
         return
+    if found.edited:
+        logger.info("slack message %s was edited to mention the bot", found.claim_key)
     answerer.answer(found, retry_num=_retry_num(request))
 
 
-def _engaged(answerer: MessageAnswerer, incoming: Incoming) -> bool:
+def _engaged(answerer: MessageAnswerer, thread: Conversation, ts: str) -> bool:
     """Whether the bot takes part in this thread (an untagged reply is for it)."""
     try:
-        return answerer.deps.state.is_engaged(incoming.conversation)
+        return answerer.store.is_engaged(thread)
     except StoreUnavailable as e:
         # Without the store we cannot tell whether the reply was meant for the bot, and
         # answering every thread in every channel with an error would be noise.
-        logger.warning("store unavailable; untagged reply %s not answered: %s", incoming.ts, e)
+        logger.warning("store unavailable; untagged reply %s not answered: %s", ts, e)
         return False
 
 

@@ -56,9 +56,16 @@ class Replier:
         return response is not None
 
     def suggest_prompts(
-        self, channel: str, thread_ts: str, prompts: Sequence[dict[str, str]], *, title: str
+        self,
+        channel: str,
+        thread_ts: str | None,
+        prompts: Sequence[dict[str, str]],
+        *,
+        title: str,
     ) -> bool:
-        """``assistant.threads.setSuggestedPrompts`` (``title``/``message`` pairs)."""
+        """``assistant.threads.setSuggestedPrompts`` (``title``/``message`` pairs).
+        ``thread_ts`` only for a legacy (``assistant_view``) panel thread: an agent app's
+        call with it fails silently (the SDK leaves a ``None`` out of the call)."""
         response = self._call(
             "assistant.threads.setSuggestedPrompts",
             channel,

@@ -40,6 +40,22 @@ SHARED_CHANNEL_BIND = (
     "everyone here would see which prospect it is about. Ask me in a DM instead — "
     "`/prism bind <company>` works there too."
 )
+GUEST = (
+    "I only answer full members of this organisation, and your account is a guest account "
+    "here — ask a teammate with a full account, or your Slack admin."
+)
+WORKSPACE_NOT_ALLOWED = (
+    "PRISM isn't enabled for your workspace of this organisation, so I can't answer you "
+    "here — ask your Slack admin to add your workspace."
+)
+FILES_ONLY = (
+    "I read text questions, not files or screenshots — type your question about the "
+    "prospect and I'll answer from their audit report."
+)
+EMPTY_MESSAGE = (
+    "That message looks empty — type a question about a prospect and I'll answer from "
+    "their audit report."
+)
 CANNOT_CHECK = (
     "I couldn't check with Slack who is asking, so I'm not answering this one — "
     "try again in a minute."

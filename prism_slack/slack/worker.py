@@ -28,10 +28,8 @@ from concurrent.futures import wait as wait_futures
 from typing import Any
 
 from prism_slack.errors import StoreUnavailable
-from prism_slack.ports import Conversation
+from prism_slack.ports import Conversation, Entry, TurnQueue
 from prism_slack.slack.answering import Abandoned, MessageAnswerer, Prepared
-from prism_slack.state import keys
-from prism_slack.state.turns import Entry, TurnLog
 
 logger = logging.getLogger(__name__)
 
@@ -41,7 +39,7 @@ class TurnWorker:
 
     def __init__(
         self,
-        turns: TurnLog,
+        turns: TurnQueue,
         answerer: MessageAnswerer,
         *,
         threads: int = 32,
@@ -213,9 +211,8 @@ class TurnWorker:
             if prepared is None:
                 self._forget(entry)
                 return
-            member = keys.order_member(entry.turn.ts, entry.turn.turn_id)
             heads = self.turns.heads([entry.turn.conversation])
-            if heads.get(entry.turn.conversation) == member:
+            if heads.get(entry.turn.conversation) == entry.place:
                 self._answer(prepared)
                 return
             with self._lock:
@@ -250,7 +247,7 @@ class TurnWorker:
         for prepared in parked:
             turn = prepared.entry.turn
             head = heads.get(turn.conversation)
-            if head == keys.order_member(turn.ts, turn.turn_id):
+            if head == prepared.entry.place:
                 with self._lock:
                     if self._parked.pop(prepared.entry.entry_id, None) is None:
                         continue
@@ -269,7 +266,9 @@ class TurnWorker:
             return
         del self._heads_seen[(where, head)]
         if self.turns.drop_stale_head(where, head):
-            logger.warning("dropped a finished turn left at the head of %s", keys.scope(where))
+            logger.warning(
+                "dropped a finished turn left at the head of %s/%s", where.channel, where.thread
+            )
 
     def _heartbeat(self) -> None:
         with self._lock:

@@ -20,6 +20,8 @@ key                                       type    value                         
 ``prism:history:<scope>``                 list    HistoryTurn JSON, oldest first,  history TTL
                                                   at most ``history_limit``        (7 d)
 ``prism:engaged:<scope>``                 string  ``1``                            24 h
+``prism:greeted:<scope>``                 string  ``1`` (the side panel greeted)   30 d
+``prism:dm:<team>:<user>``                string  the user's DM channel with PRISM 30 d
 ``prism:turnlog``                         stream  one entry per turn to answer:    entry deleted
                                                   turn id, nonce, the message;     when its turn
                                                   consumer group ``prism``         is finished
@@ -93,6 +95,14 @@ def history(where: Conversation) -> str:
 
 def engaged(where: Conversation) -> str:
     return f"{PREFIX}engaged:{scope(where)}"
+
+
+def greeted(where: Conversation) -> str:
+    return f"{PREFIX}greeted:{scope(where)}"
+
+
+def dm_channel(team: str, user: str) -> str:
+    return f"{PREFIX}dm:{escape(team)}:{escape(user)}"
 
 
 HEALTH = PREFIX + "health:"

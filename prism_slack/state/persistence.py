@@ -10,26 +10,15 @@ and ``prism doctor`` reports it.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
-from enum import StrEnum
 
 import redis
 from redis.exceptions import RedisError
 
+from prism_slack.ports import Persistence, PersistenceReport
+
+__all__ = ["Persistence", "PersistenceReport", "check_persistence"]
+
 logger = logging.getLogger(__name__)
-
-
-class Persistence(StrEnum):
-    ON = "on"
-    OFF = "off"
-    UNKNOWN = "unknown"
-
-
-@dataclass(frozen=True)
-class PersistenceReport:
-    status: Persistence
-    detail: str
-    """One line an operator reads: what was found and what it means."""
 
 
 def _config_value(client: redis.Redis, name: str) -> str:

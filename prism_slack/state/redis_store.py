@@ -22,8 +22,7 @@ import logging
 import math
 import time
 import uuid
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Final, TypedDict, Unpack
 from urllib.parse import urlsplit
 
@@ -31,26 +30,27 @@ import fakeredis
 import redis
 from pydantic import ValidationError
 from redis.backoff import ExponentialWithJitterBackoff
-from redis.exceptions import RedisError, WatchError
+from redis.exceptions import WatchError
 from redis.retry import Retry
 
 from prism_slack.errors import ConfigError, StoreUnavailable
 from prism_slack.ports import AuditRecord, Conversation, HistoryTurn
 from prism_slack.state import keys
+from prism_slack.state._redis import DAY, MINUTE, redis_call
 from prism_slack.state.persistence import Persistence, PersistenceReport, check_persistence
+from prism_slack.state.turns import TurnLog
 
 if TYPE_CHECKING:
     from prism_slack.ports import AuditLog, StateStore
-    from prism_slack.state.turns import TurnLog
 
 logger = logging.getLogger(__name__)
 
-MINUTE: Final = 60.0
-HOUR: Final = 60 * MINUTE
-DAY: Final = 24 * HOUR
 
 MEMORY_DESCRIPTION: Final = "in-memory (embedded default; state is lost on restart)"
 
+PANEL_TTL_S: Final = 30 * DAY
+"""How long the side panel remembers it greeted a rep (it greets again after that), and
+which DM is theirs."""
 _WATCH_ATTEMPTS = 32
 AUDIT_INDEX_SIZE: Final = 10_000
 """How many recent turns ``prism:audits`` indexes."""
@@ -66,23 +66,6 @@ class StoreOptions(TypedDict, total=False):
     rate_capacity: int
     rate_refill_per_s: float
     clock: Callable[[], float]
-
-
-@contextmanager
-def redis_call(op: str, *ids: object) -> Iterator[None]:
-    """Run one Redis call: translate any Redis error to ``StoreUnavailable``, log it."""
-    started = time.perf_counter()
-    outcome = "ok"
-    try:
-        yield
-    except RedisError as e:
-        outcome = type(e).__name__
-        raise StoreUnavailable(f"state store: {op} failed ({type(e).__name__}: {e})") from e
-    finally:
-        if logger.isEnabledFor(logging.DEBUG):
-            elapsed_ms = (time.perf_counter() - started) * 1e3
-            shown = " ".join(map(str, ids))
-            logger.debug("redis %s %s %s %.1f ms", op, shown, outcome, elapsed_ms)
 
 
 class RedisStateStore:
@@ -157,8 +140,6 @@ class RedisStateStore:
 
     def turn_log(self, *, consumer: str, reclaim_after_s: float = 15.0) -> TurnLog:
         """The durable turns on this store's Redis, as worker ``consumer`` reads them."""
-        from prism_slack.state.turns import TurnLog  # turns uses redis_call from here
-
         return TurnLog(self._client, consumer=consumer, reclaim_after_s=reclaim_after_s)
 
     # -- bindings -----------------------------------------------------------------------
@@ -213,6 +194,21 @@ class RedisStateStore:
         key = keys.engaged(conversation)
         with redis_call("is_engaged", key):
             return bool(self._client.exists(key))
+
+    def first_greeting(self, conversation: Conversation) -> bool:
+        key = keys.greeted(conversation)
+        with redis_call("first_greeting", key):
+            return bool(self._client.set(key, "1", nx=True, px=_ms(PANEL_TTL_S)))
+
+    def remember_dm(self, team: str, user: str, channel: str) -> None:
+        key = keys.dm_channel(team, user)
+        with redis_call("remember_dm", key):
+            self._client.set(key, channel, px=_ms(PANEL_TTL_S))
+
+    def dm_of(self, team: str, user: str) -> str | None:
+        key = keys.dm_channel(team, user)
+        with redis_call("dm_of", key):
+            return _text(self._client.get(key))
 
     # -- audit and feedback -------------------------------------------------------------
 

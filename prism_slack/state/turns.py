@@ -33,60 +33,24 @@ import time
 import uuid
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Any, Final
 
 import redis
 from redis.exceptions import ResponseError
 
 from prism_slack.errors import StoreUnavailable
-from prism_slack.ports import Conversation
+from prism_slack.ports import FINISHED, Conversation, Entry, QueuedTurn, TurnProgress
 from prism_slack.state import keys
-from prism_slack.state.redis_store import HOUR, redis_call
+from prism_slack.state._redis import HOUR, redis_call
 
 logger = logging.getLogger(__name__)
 
 GROUP: Final = "prism"
-FINISHED: Final = ("answered", "failed", "skipped")
-
-
-@dataclass(frozen=True)
-class QueuedTurn:
-    """One message to answer, as the stream and its record hold it."""
-
-    turn_id: str
-    conversation: Conversation
-    ts: str
-    message: dict[str, Any]
-    """The message as the Slack surface gave it (``Incoming`` JSON)."""
-    received_at: float = 0.0
-    """Wall-clock seconds when it was recorded (0 until it is)."""
-
-
-@dataclass
-class TurnProgress:
-    """What a turn has done so far (its record), so a reclaimed turn never repeats a post."""
-
-    status: str = "queued"
-    attempts: int = 0
-    admitted: bool = False
-    placeholder_ts: str | None = None
-    status_set: bool = False
-    reply: dict[str, Any] | None = None
-    posting: str | None = None
-    """The part being posted right now: set before the call, cleared after (see delivery)."""
-
-
-@dataclass(frozen=True)
-class Entry:
-    """A stream entry held by this worker: its stream id and its turn."""
-
-    entry_id: str
-    turn: QueuedTurn
 
 
 class TurnLog:
-    """The stream, its records and its per-conversation order, for one worker (consumer)."""
+    """The stream, its records and its per-conversation order, for one worker (consumer):
+    the Redis ``TurnQueue``."""
 
     def __init__(
         self,
@@ -369,7 +333,7 @@ class TurnLog:
             if turn is None or (nonce is not None and _text(nonce) != fields.get("nonce")):
                 dropped.append(entry_id)
                 continue
-            entries.append(Entry(entry_id, turn))
+            entries.append(Entry(entry_id, turn, keys.order_member(turn.ts, turn.turn_id)))
         if dropped:
             with redis_call("turn_drop_duplicates", len(dropped)), self._client.pipeline() as pipe:
                 pipe.xack(keys.TURN_STREAM, GROUP, *dropped)

@@ -19,10 +19,17 @@ with form or JSON bodies, the way Slack does:
   ``message_not_found``, and ``messages()`` shows what a channel looks like now;
 - Slack's message limits are enforced (≤ 50 blocks, section text ≤ 3,000 characters, …:
   ``invalid_blocks``; text over 40,000 characters: ``msg_too_long``);
-- ``assistant.threads.setStatus`` works in channel threads (``C…``/``G…``; Slack allows it
-  with ``chat:write`` since 2026-03) and in DM threads registered with
-  ``add_assistant_thread`` (``invalid_thread_ts`` in other DM threads); an empty status
-  clears it. ``setSuggestedPrompts`` only works in assistant threads.
+- the app is an agent app (``agent_view``, as the manifest ships it) unless
+  ``agent_view=False`` (the legacy ``assistant_view``):
+  ``assistant.threads.setStatus`` works in channel threads (``C…``/``G…``; Slack allows it
+  with ``chat:write`` since 2026-03), in any DM thread of an agent app, and in DM threads
+  registered with ``add_assistant_thread`` (``invalid_thread_ts`` in other DM threads of a
+  legacy app); an empty status clears it. ``setSuggestedPrompts`` of an agent app takes no
+  ``thread_ts`` — with one, Slack's call "fails silently": ``ok`` but nothing shown, which
+  ``prompts_shown()`` tells — and a legacy app's only works in assistant threads;
+- Enterprise Grid: with ``enterprise_id`` the workspace belongs to that org (``auth.test``
+  says so), and ``add_user(..., enterprise_id=...)`` makes a person of an org
+  (``enterprise_user``).
 
 ``response_url(...)`` hands out URLs on the same server for slash-command and
 interactivity ``respond()``; posts to them are recorded as method ``"response_url"``.
@@ -131,7 +138,11 @@ class FakeSlack(HTTPService):
         bot_id: str = "BPRISM",
         socket_url: str | None = None,
         scopes: list[str] | None = None,
+        agent_view: bool = True,
+        enterprise_id: str | None = None,
     ) -> None:
+        self.agent_view = agent_view
+        self.enterprise_id = enterprise_id
         self.scopes = scopes
         """What ``auth.test`` reports in its ``x-oauth-scopes`` header (``None``: no header),
         as Slack reports the scopes a token was granted."""
@@ -146,6 +157,7 @@ class FakeSlack(HTTPService):
         self._calls: list[RecordedCall] = []
         self._messages: dict[tuple[str, str], FakeMessage] = {}
         self._assistant_threads: set[tuple[str, str]] = set()
+        self._prompts_shown: list[dict[str, Any]] = []
         self._users: dict[str, dict[str, Any]] = {}
         self._shared: set[str] = set()
         self._script = _Script()
@@ -217,8 +229,10 @@ class FakeSlack(HTTPService):
         is_restricted: bool = False,
         is_ultra_restricted: bool = False,
         is_bot: bool = False,
+        enterprise_id: str | None = None,
     ) -> None:
-        """How ``users.info`` describes ``user`` (by default: a full member of ``team_id``)."""
+        """How ``users.info`` describes ``user`` (by default: a full member of ``team_id``);
+        ``enterprise_id``: of that Enterprise Grid org (``enterprise_user``)."""
         with self._lock:
             self._users[user] = {
                 "team_id": team_id or self.team_id,
@@ -226,6 +240,13 @@ class FakeSlack(HTTPService):
                 "is_ultra_restricted": is_ultra_restricted,
                 "is_bot": is_bot,
             }
+            if enterprise_id is not None:
+                self._users[user]["enterprise_user"] = {
+                    "id": user,
+                    "enterprise_id": enterprise_id,
+                    "enterprise_name": "Fake Org",
+                    "teams": [team_id or self.team_id],
+                }
 
     def share_channel(self, channel: str) -> None:
         """Make ``channel`` a Slack Connect channel (``is_ext_shared`` in conversations.info)."""
@@ -244,6 +265,11 @@ class FakeSlack(HTTPService):
         with self._lock:
             found = [m for m in self._messages.values() if channel in (None, m.channel)]
         return sorted(found, key=lambda m: _ts_key(m.ts))
+
+    def prompts_shown(self) -> list[dict[str, Any]]:
+        """The ``setSuggestedPrompts`` calls Slack would show (not the silently failed)."""
+        with self._lock:
+            return list(self._prompts_shown)
 
     def thread(self, channel: str, thread_ts: str | None) -> list[FakeMessage]:
         """The bot's messages in one thread (``None``: top-level messages of the channel)."""
@@ -351,6 +377,7 @@ class FakeSlack(HTTPService):
             "user_id": self.bot_user_id,
             "bot_id": self.bot_id,
             "is_enterprise_install": False,
+            **({"enterprise_id": self.enterprise_id} if self.enterprise_id else {}),
         }
 
     def _post_message(self, params: dict[str, Any]) -> dict[str, Any]:
@@ -405,16 +432,22 @@ class FakeSlack(HTTPService):
             raise _ApiError("invalid_arguments")
         with self._lock:
             assistant = (channel, thread_ts) in self._assistant_threads
-        if not assistant and not channel.startswith(("C", "G")):
+        if not (assistant or self.agent_view) and not channel.startswith(("C", "G")):
             raise _ApiError("invalid_thread_ts")
         return {}
 
     def _set_prompts(self, params: dict[str, Any]) -> dict[str, Any]:
         channel = _required(params, "channel_id", "channel_not_found")
-        thread_ts = _required(params, "thread_ts", "invalid_thread_ts")
+        thread_ts = params.get("thread_ts")
+        if self.agent_view and thread_ts:
+            return {}  # Slack: "including it in a call for an agent app … silently fail[s]"
+        if not self.agent_view:
+            thread_ts = _required(params, "thread_ts", "invalid_thread_ts")
+            with self._lock:
+                if (channel, thread_ts) not in self._assistant_threads:
+                    raise _ApiError("invalid_thread_ts")
         with self._lock:
-            if (channel, thread_ts) not in self._assistant_threads:
-                raise _ApiError("invalid_thread_ts")
+            self._prompts_shown.append(params)
         return {}
 
     def _history(self, params: dict[str, Any]) -> dict[str, Any]:

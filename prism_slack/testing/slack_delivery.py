@@ -7,8 +7,10 @@ JSON ``event_callback`` envelopes for the Events API, form bodies for slash comm
 redeliveries, ``X-Slack-Retry-Num`` / ``X-Slack-Retry-Reason``. ``raw`` sends any body with
 any headers (bad signatures, stale timestamps).
 
-The builders (``dm``, ``channel_message``, ``app_mention``, ``new_ts``) make event payloads
-shaped like Slack's.
+The builders (``dm``, ``channel_message``, ``app_mention``, ``edited``, ``home_opened``,
+``context_changed``, ``assistant_thread_started``, ``new_ts``) make event payloads shaped
+like Slack's. ``SlackDelivery(..., enterprise_id=...)`` delivers for an Enterprise Grid
+install (the envelope's ``enterprise_id`` and ``authorizations``).
 """
 
 from __future__ import annotations
@@ -78,6 +80,75 @@ def app_mention(
     return _event("app_mention", text, user=user, channel=channel, ts=ts, thread_ts=thread_ts)
 
 
+def edited(event: dict[str, Any], new_text: str, *, edited_ts: str | None = None) -> dict[str, Any]:
+    """The ``message_changed`` event of the rep editing ``event`` (a ``message`` event) to
+    read ``new_text``: as Slack sends it, hidden, the new and the previous message inside."""
+    before = {k: v for k, v in event.items() if k not in ("channel", "channel_type", "event_ts")}
+    at = edited_ts or new_ts()
+    after = {**before, "text": new_text, "edited": {"user": event["user"], "ts": at}}
+    return {
+        "type": "message",
+        "subtype": "message_changed",
+        "hidden": True,
+        "channel": event["channel"],
+        "channel_type": event.get("channel_type", "channel"),
+        "ts": at,
+        "event_ts": at,
+        "message": after,
+        "previous_message": before,
+    }
+
+
+def with_file(event: dict[str, Any]) -> dict[str, Any]:
+    """``event`` as a ``file_share``: a screenshot attached to the message."""
+    image = {"id": "F" + uuid.uuid4().hex[:8].upper(), "name": "screenshot.png"}
+    return {**event, "subtype": "file_share", "files": [{**image, "mimetype": "image/png"}]}
+
+
+def home_opened(*, user: str, channel: str, tab: str = "messages") -> dict[str, Any]:
+    """``app_home_opened``: the rep opened the app's DM (``tab="messages"``; agent_view)."""
+    return {"type": "app_home_opened", "user": user, "channel": channel, "tab": tab}
+
+
+def context_changed(
+    *, user: str, viewing: str | None, team: str, channel: str | None = None
+) -> dict[str, Any]:
+    """``app_context_changed`` (agent_view): the rep is looking at channel ``viewing``
+    (``None``: at nothing Slack names — an empty context). Slack's sample names no DM
+    channel; ``channel`` adds one."""
+    context: dict[str, Any] = {}
+    if viewing is not None:
+        context["entities"] = [
+            {"type": "slack#/types/channel_id", "value": viewing, "team_id": team}
+        ]
+    event: dict[str, Any] = {
+        "type": "app_context_changed",
+        "user": user,
+        "context": context,
+        "event_ts": new_ts(),
+    }
+    if channel is not None:
+        event["channel"] = channel
+    return event
+
+
+def assistant_thread_started(
+    *, user: str, channel: str, thread_ts: str, viewing: str | None, team: str
+) -> dict[str, Any]:
+    """``assistant_thread_started`` (the legacy assistant_view side panel)."""
+    context = {"channel_id": viewing, "team_id": team} if viewing else {}
+    return {
+        "type": "assistant_thread_started",
+        "assistant_thread": {
+            "user_id": user,
+            "context": context,
+            "channel_id": channel,
+            "thread_ts": thread_ts,
+        },
+        "event_ts": new_ts(),
+    }
+
+
 def _message(
     text: str,
     *,
@@ -133,9 +204,11 @@ class SlackDelivery:
         team_id: str,
         api_app_id: str = "APRISM",
         timeout: float = 10.0,
+        enterprise_id: str | None = None,
     ) -> None:
         self.url = url
         self.team_id = team_id
+        self.enterprise_id = enterprise_id
         self.api_app_id = api_app_id
         self.timeout = timeout
         self._verifier = SignatureVerifier(signing_secret)
@@ -150,7 +223,14 @@ class SlackDelivery:
         self, event: dict[str, Any], *, event_id: str | None = None, shared: bool = False
     ) -> dict[str, Any]:
         """An ``event_callback`` envelope; ``shared``: its ``is_ext_shared_channel``."""
-        return {
+        authorization = {
+            "enterprise_id": self.enterprise_id,
+            "team_id": self.team_id,
+            "user_id": "UPRISMBOT",
+            "is_bot": True,
+            "is_enterprise_install": False,
+        }
+        envelope = {
             "token": "legacy-verification-token",
             "team_id": self.team_id,
             "api_app_id": self.api_app_id,
@@ -158,9 +238,12 @@ class SlackDelivery:
             "type": "event_callback",
             "event_id": event_id or "Ev" + uuid.uuid4().hex[:12].upper(),
             "event_time": int(time.time()),
-            "authorizations": [{"team_id": self.team_id, "user_id": "UPRISMBOT", "is_bot": True}],
+            "authorizations": [authorization],
             "is_ext_shared_channel": shared,
         }
+        if self.enterprise_id is not None:
+            envelope["enterprise_id"] = self.enterprise_id
+        return envelope
 
     def event(
         self,

@@ -12,6 +12,7 @@ from decimal import Decimal, InvalidOperation
 
 from prism_slack.evidence import Scalar
 from prism_slack.facts import Source, TypedFact, Unit
+from prism_slack.facts.compile import AGAINST
 from prism_slack.verify import lexicon
 from prism_slack.verify.calendar import _two_digit_year
 from prism_slack.verify.numbers import Scan, scan
@@ -44,6 +45,11 @@ class FieldHints:
     stored number is in that many units."""
     basis_points: bool = False
     """``…_bps``: the stored number is in hundredths of a percent."""
+    ratio: bool = False
+    """A multiple (``solvencyCoverageRatio = 1.68`` is 168%): a fraction of any size."""
+    against: bool = False
+    """A multiple of what the key sets it against (``submissionsVsPriorYear = 1.12``): it
+    also says the change, up 12%."""
 
 
 def field_hints(path: str, fact: TypedFact | None = None) -> FieldHints:
@@ -64,6 +70,8 @@ def field_hints(path: str, fact: TypedFact | None = None) -> FieldHints:
         percent=q.unit in (Unit.PERCENT, Unit.BASIS_POINTS),
         basis_points=q.unit is Unit.BASIS_POINTS,
         fraction=q.unit in (Unit.FRACTION, Unit.RATIO),
+        ratio=q.unit is Unit.RATIO,
+        against=q.unit is Unit.RATIO and fact.note == AGAINST,
         currency=q.currency if q.unit is Unit.CURRENCY else None,
         unit=duration,
         magnitude=Decimal(repr(q.scale)).normalize() if q.scale != 1 else None,
@@ -124,8 +132,13 @@ def number_quantities(value: Decimal, text: str, hints: FieldHints) -> Iterator[
         yield Quantity(
             kind, text, value=value, currency=hints.currency, direction=direction,
             unit=unit_key(hints.unit) if hints.unit and kind is QKind.NUMBER else None,
-            fraction=hints.fraction and abs(value) <= 1, is_scale=hints.scale,
+            fraction=hints.fraction and (abs(value) <= 1 or hints.ratio), is_scale=hints.scale,
             year_like=year_like,
+        )  # fmt: skip
+    if hints.against:  # 1.12 of the prior year is up 12%
+        change = (value - 1) * 100
+        yield Quantity(
+            QKind.PERCENT, text, value=change, direction="up" if change > 0 else "down",
         )  # fmt: skip
     if year_like and hints.fiscal:
         yield Quantity(QKind.PERIOD, text, period=Period(int(value), fiscal=True))

@@ -19,19 +19,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
 
 from wordfreq import zipf_frequency
 
 from prism_slack.facts import FactKind, TypedFact, Unit
+from prism_slack.facts.compile import AGAINST
 from prism_slack.reports.model import Report
 from prism_slack.verdict import Check, Reason
 from prism_slack.verify.anchors import matches
 from prism_slack.verify.index import LeafFacts
 from prism_slack.verify.numbers import QKind, Quantity
-from prism_slack.verify.text import path_words, squash_name
+from prism_slack.verify.text import fold, path_words, squash_name
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,18 +66,30 @@ SETTLE_ASSERTION = Rule(
     "settle.assertion_unread",
     "the claim asserts an order, comparison or quantity over the values that no check reads",
 )
+SETTLE_LEVEL = Rule(
+    "settle.level_as_change",
+    "a multiple of a prior value is said as a change: the level and the change differ",
+)
+SETTLE_FIELD = Rule(
+    "settle.other_field_named",
+    "a value is in one field while the claim names its contrasting sibling",
+)
 SETTLE_SUBJECT = Rule(
     "settle.subject_unbound", "the claim names the subject of another field holding this measure"
 )
 RULES = (
     FAIL_UNTYPED, FAIL_BEYOND, FAIL_NAME_FORM,
     SETTLE_UNIT, SETTLE_CURRENCY, SETTLE_AMBIGUOUS, SETTLE_PERIOD, SETTLE_SUBJECT,
-    SETTLE_ASSERTION,
+    SETTLE_ASSERTION, SETTLE_LEVEL, SETTLE_FIELD,
 )  # fmt: skip
 
 COMMON_ZIPF = 4.0
-"""A capitalised word this common in English (``Spring``, ``Independence``) may be said in
-other words than the report's: never proof on its own."""
+"""A name made only of words this common in English (``American``, ``North America``,
+``Independence Day``) may be said in other words than the report's (``United States``)."""
+LOWER_ZIPF = 2.5
+"""A lower-case word this common is an English word, never proof of a name."""
+OPENER_ZIPF = 3.0
+"""A capitalised first word this common in English (``Debtor days …``) may be any word."""
 
 _QUOTED = re.compile(r"^'([^']+)'")
 _UNIT_DIMENSION = {
@@ -120,7 +133,7 @@ def decide(
     kept: list[Reason] = []
     doubts: list[Reason] = []
     for reason in reasons:
-        rule = _no_proof(reason, report, cited, facts, found)
+        rule = _no_proof(reason, report, cited, facts, found, claim_text)
         if rule is None:
             kept.append(reason)
         else:
@@ -137,6 +150,9 @@ def decide(
         rule = _unbound(q, report, cited, claim_text)
         if rule is not None:
             doubts.append(_doubt(rule, f"'{q.text}': {rule.doc}"))
+    named = _other_field_named(cited, found, claim_text)
+    if named:
+        doubts.append(_doubt(SETTLE_FIELD, f"{SETTLE_FIELD.doc}: {named}"))
     return kept, doubts
 
 
@@ -147,16 +163,19 @@ def _doubt(rule: Rule, message: str) -> Reason:
 # -- fail only on proof -------------------------------------------------------------------
 
 
-def _no_proof(
+def _no_proof(  # noqa: PLR0917
     reason: Reason,
     report: Report,
     cited: Sequence[LeafFacts],
     facts: Sequence[TypedFact | None],
     found: Sequence[Quantity],
+    claim_text: str,
 ) -> Rule | None:
     """The rule that says this failure is no proof, or ``None`` when it stands."""
-    if reason.check not in (Check.ANCHOR_WARRANT, Check.ENTITY_WARRANT, Check.ATTRIBUTE_WARRANT):
-        return None
+    if not cited or reason.check not in (
+        Check.ANCHOR_WARRANT, Check.ENTITY_WARRANT, Check.ATTRIBUTE_WARRANT,
+    ):  # fmt: skip
+        return None  # nothing cited: no value of the report can support the claim
     if any(f is None or f.kind is FactKind.UNTYPED for f in facts):
         return FAIL_UNTYPED
     m = _QUOTED.match(reason.message)
@@ -164,20 +183,85 @@ def _no_proof(
         return None
     said = m.group(1)
     if reason.check is Check.ANCHOR_WARRANT:
-        if " counts " in reason.message or "the report lists" in reason.message:
-            return None
         q = next((q for q in found if q.text == said), None)
         if q is None:
             return None
-        if re.search(r"\d0'?s\b", said) or q.text.rstrip().endswith("th"):
-            return FAIL_BEYOND  # a decade or a century: the checks do not reckon them
-        if q.year_like and any(str(int(q.value)) in (f.display if f else "") for f in facts):
-            return FAIL_BEYOND  # the year is there; the wording around it is not read
+        if _beyond(q, said, reason, cited, facts, claim_text):
+            return FAIL_BEYOND
+        if " counts " in reason.message:
+            return None  # a cited list counted: its size is typed
         dims = set().union(*(_dimensions(f, leaf) for f, leaf in zip(facts, cited, strict=True)))
-        return None if dims & _COMPARABLE[_dimension(q)] else FAIL_BEYOND
+        could = set(_COMPARABLE[_dimension(q)])
+        if q.year_like:
+            could.add("date")
+        if q.kind is QKind.PERCENT and len([d for d in facts if d and d.quantity]) >= 2:
+            could |= {"money", "number"}  # a share of two cited amounts
+        return None if dims & could else FAIL_BEYOND
     if reason.check is Check.ENTITY_WARRANT:
-        return _name_unproven(said, report, cited, facts)
+        if "closest cited name" in reason.message:
+            return FAIL_NAME_FORM  # a near spelling of a cited name: fuzzy never proves
+        if said.islower() and zipf_frequency(said, "en") >= LOWER_ZIPF:
+            return FAIL_NAME_FORM  # an English word in lower case, not a name
+        opener = claim_text.lstrip().startswith(said)
+        return _name_unproven(said, report, cited, facts, opener=opener)
     return None
+
+
+_VAGUE_DATE = re.compile(
+    r"\b(?:early|late|spring|summer|autumn|fall|winter|end|start|beginning)\b", re.I
+)
+_CALENDAR_UNITS = frozenset({"month", "months", "year", "years"})
+
+
+def _beyond(  # noqa: PLR0917
+    q: Quantity,
+    said: str,
+    reason: Reason,
+    cited: Sequence[LeafFacts],
+    facts: Sequence[TypedFact | None],
+    text: str,
+) -> bool:
+    """Does the figure need reckoning the checks do not do: a decade or century, a vague
+    date (``late 2024``), a year the cited dates hold but said in other words, months
+    against days, or arithmetic over two cited numbers?"""
+    century = re.search(rf"{re.escape(said)}\s+centur", text, re.I)
+    decade = re.search(r"\b(?:\d{3}0|'\d0)'?s\b", said)
+    if decade or century or _VAGUE_DATE.search(said):
+        return True
+    said_year = str(int(q.value)) if q.year_like else ""
+    if (
+        said_year
+        and q.bound == "eq"
+        and any(f is not None and said_year in f.display for f in facts)
+    ):
+        return True  # the year is there (or counted as a list's size): the wording is not read
+    if " counts " in reason.message:
+        return False
+    if (
+        q.bound != "eq"
+        and not q.year_like
+        and any(
+            v.value == q.value and matches(replace(q, bound="eq"), v)
+            for leaf in cited
+            for v in leaf.quantities
+        )
+    ):
+        return True  # the figure is the value; only a bound word (``turned over``) is read
+    measures = {f.quantity.measure for f in facts if f is not None and f.quantity is not None}
+    if (
+        q.unit is not None
+        and measures
+        and (q.unit in _CALENDAR_UNITS) != bool(measures & _CALENDAR_UNITS)
+    ):
+        return True
+    numeric = [leaf for leaf in cited if any(v.numeric for v in leaf.quantities)]
+    if len(numeric) < 2 or q.kind is not QKind.NUMBER or q.unit is not None:
+        return False
+    # points between two fractions, or one number so many times another: arithmetic the
+    # derived figures do not do
+    shares = any(f is not None and f.quantity is not None and f.quantity.unit in (
+        Unit.FRACTION, Unit.RATIO) for f in facts)  # fmt: skip
+    return shares or bool(re.search(rf"{re.escape(said)}\s+times\b", text, re.I))
 
 
 def _dimension(q: Quantity) -> str:
@@ -189,7 +273,7 @@ def _dimension(q: Quantity) -> str:
         return "percent"
     if q.kind is QKind.SCORE:
         return "score"
-    if q.unit is not None:
+    if q.unit is not None and not (q.unit == "s" and q.text.endswith("0s")):  # Under-20s
         return "duration"
     return "number"
 
@@ -201,37 +285,60 @@ def _dimensions(fact: TypedFact | None, leaf: LeafFacts) -> set[str]:
         return {_UNIT_DIMENSION[fact.quantity.unit]}
     if fact.kind is FactKind.DATE:
         return {"date"}
-    return {_dimension(q) for q in leaf.quantities if not q.from_path}
+    found = {_dimension(q) for q in leaf.quantities if not q.from_path}
+    return found | ({"date"} if any(q.year_like for q in leaf.quantities) else set())
 
 
 def _name_unproven(
-    name: str, report: Report, cited: Sequence[LeafFacts], facts: Sequence[TypedFact | None]
+    name: str,
+    report: Report,
+    cited: Sequence[LeafFacts],
+    facts: Sequence[TypedFact | None],
+    *,
+    opener: bool,
 ) -> Rule | None:
-    """A name missing from the cited values is proof only when the report states it of
-    another field (a swap), or when every cited value is a short typed value that shares
-    nothing with it."""
+    """A name missing from the cited values is proof when the report states it of another
+        field (a swap), or when a cited field holds a name (the slot the claim fills) and the
+        claim's name is no form of any cited word. A name is left to the judge when the cited
+        values hold no name (a passage may say it in other words), when it shares a stem or
+        initials with a cited word (``USA`` for ``U.S.``, ``Spain`` for ``Spanish``), or when it
+        is made of common words (``American``), is a common word that only opens the sentence
+    (``Debtor days``), or is part of the prospect's own name."""
     squashed = squash_name(name)
     if not squashed:
         return None
     cited_paths = {leaf.path for leaf in cited}
     if squashed in _report_names(report, frozenset(cited_paths)):
         return None
-    if any(f is not None and f.kind is FactKind.PASSAGE for f in facts):
+    words = re.findall(r"[A-Za-z]+", fold(name).lower())
+    if all(zipf_frequency(w, "en") >= COMMON_ZIPF for w in words) or (
+        opener and len(words) == 1 and zipf_frequency(words[0], "en") >= OPENER_ZIPF
+    ):
+        return FAIL_NAME_FORM  # common words (a place, a people, a season) may be said otherwise
+    own = {w for n in [report.company.name, *report.company.aliases] for w in _words(fold(n))}
+    if squashed in squash_name(fold(report.company.name)) or own & {w for w in words if len(w) > 3}:
+        return FAIL_NAME_FORM  # the prospect's own name, or part of it
+    tokens = {
+        squash_name(token)
+        for f in facts
+        if f is not None and f.text is not None
+        for token in re.findall(r"[A-Za-z][A-Za-z.]*", f.text)
+    } - {""}
+    parts = [squash_name(w) for w in re.findall(r"[A-Za-z][A-Za-z.]*", name)]
+    if parts and all(any(_form_of(p, t) for t in tokens) for p in parts if p):
         return FAIL_NAME_FORM
-    if zipf_frequency(name.lower(), "en") >= COMMON_ZIPF:
-        return FAIL_NAME_FORM
-    for f in facts:
-        if f is None or f.text is None:
-            continue
-        for token in re.findall(r"[A-Za-z][A-Za-z.]*", f.text):
-            t = squash_name(token)
-            if (
-                t
-                and (t.startswith(squashed[:4]) or squashed.startswith(t[:4]))
-                and min(len(t), len(squashed)) >= 2
-            ):
-                return FAIL_NAME_FORM
     return None
+
+
+def _words(text: str) -> set[str]:
+    return {squash_name(w) for w in re.findall(r"[^\W\d_]+", text.lower())} - {""}
+
+
+def _form_of(said: str, cited: str) -> bool:
+    """``usa`` of ``us``, ``spain`` of ``spanish``: one starts as the other does."""
+    if min(len(said), len(cited)) < 2:
+        return False
+    return cited.startswith(said[:4]) or said.startswith(cited[:4])
 
 
 def _report_names(report: Report, cited: frozenset[str]) -> frozenset[str]:
@@ -297,6 +404,8 @@ def _unbound(q: Quantity, report: Report, cited: Sequence[LeafFacts], text: str)
     for leaf in hits:
         if _other_subject(leaf.path, report, words):
             return SETTLE_SUBJECT
+    if q.direction is not None and any(f.note == AGAINST for f in typed):
+        return SETTLE_LEVEL
     return None
 
 
@@ -314,9 +423,10 @@ def _no_currency(f: TypedFact) -> bool:
     return f.quantity is not None and f.quantity.currency is None
 
 
-@lru_cache(maxsize=1)
-def _assertion_words() -> frozenset[str]:
-    text = resources.files("prism_slack.data").joinpath("proof").joinpath("assertion_words.txt")
+@lru_cache(maxsize=8)
+def _data(name: str) -> frozenset[str]:
+    """A word list of ``prism_slack/data/proof/``: a word a line, ``#`` comments."""
+    text = resources.files("prism_slack.data").joinpath("proof").joinpath(f"{name}.txt")
     lines = (line.strip() for line in text.read_text("utf-8").splitlines())
     return frozenset(line for line in lines if line and not line.startswith("#"))
 
@@ -327,7 +437,39 @@ def _cited_text(report: Report, cited: Sequence[LeafFacts]) -> str:
 
 
 def _assertions(text: str) -> set[str]:
-    return set(re.findall(r"[a-z]+", text.lower())) & _assertion_words()
+    return set(re.findall(r"[a-z]+", text.lower())) & _data("assertion_words")
+
+
+def _other_field_named(
+    cited: Sequence[LeafFacts], found: Sequence[Quantity], text: str
+) -> str | None:
+    """``the score for the home team of brentford``: the value (``brentford``) is the
+    ``away_team``'s, and the claim names ``home``, the word that sets its sibling
+    ``home_team`` apart, and not ``away``. Returns the value's field, or ``None``."""
+    if len(cited) < 2:
+        return None
+    said = set(re.findall(r"[a-z0-9]+", text.lower()))
+    folded = " ".join(re.findall(r"[a-z0-9]+", text.lower()))
+    for leaf in cited:
+        value = " ".join(re.findall(r"[a-z0-9]+", leaf.record_text.lower()))
+        holds = any(matches(q, v) for q in found if not q.optional for v in leaf.quantities) or (
+            len(value) >= 3 and not value.isdigit() and f" {value} " in f" {folded} "
+        )
+        if not holds:
+            continue
+        own = _key_tokens(leaf.path)
+        for other in cited:
+            theirs = _key_tokens(other.path)
+            if other.path == leaf.path or not own & theirs:
+                continue
+            if (theirs - own) & said and not (own - theirs) & said:
+                return leaf.path
+    return None
+
+
+def _key_tokens(path: str) -> frozenset[str]:
+    last = re.split(r"\.(?![^\[]*\])", path)[-1]
+    return frozenset(re.findall(r"[a-z0-9]+", last.lower())) - {"col"}
 
 
 @lru_cache(maxsize=4096)

@@ -16,9 +16,9 @@ import pytest
 from live_support import SPENT
 
 from prism_slack.llm.gemini import GeminiClient
-from prism_slack.ports import TokenUsage
 from prism_slack.settings import Settings
 from prism_slack.testing.cassette import GEMINI_API_URL, Cassette, RecordingProxy
+from prism_slack.usage import TokenUsage
 
 CASSETTES = Path(__file__).resolve().parent.parent / "cassettes"
 SETTINGS = Settings()

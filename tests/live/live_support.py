@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from prism_slack.ports import TokenUsage
+from prism_slack.usage import TokenUsage
 
 SPENT: list[TokenUsage] = []
