@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from prism_slack import language
 from prism_slack.claims import Claim
 from prism_slack.reports.model import Report, build_report
-from prism_slack.verdict import Check, Rung
+from prism_slack.verdict import Check, Rung, Status
 from prism_slack.verify import concepts, lexicon, verify_claim
 from prism_slack.verify.checks import evaluate, failed_checks
 
@@ -99,8 +99,7 @@ FABRICATIONS: dict[str, list[Case]] = {
         (NWO, "Marcus Ellery is the Chief Digital Officer.", "fact", ("stakeholders[0]",),
          ENTITY),
         (KPS, "The Chief Revenue Officer is Elena Tiberi.", "fact", ("stakeholders[0]",), ENTITY),
-        (NWO, "Northwind Outfitters is headquartered in Portland, Oregon.", "fact",
-         ("company.hq",), ENTITY),
+        (NWO, "Their HQ city is Portland, Oregon.", "fact", ("company.hq",), ENTITY),
         (NWL, "HubSpot is their CRM.", "fact", ("vendors.crm",), ENTITY),
     ],
     "uncited fact": [
@@ -298,6 +297,24 @@ def _unknown(name: str) -> bool:
     ),
 )
 def test_any_invented_name_is_rejected_by_the_entity_check(name: str, template: str) -> None:
+    """Never settled: failed by the entity check, or — a common word that may name the
+    value another way (DESIGN §6: fail only on proof) — left to the judge by it."""
     claim = Claim(text=template.format(name), kind="fact", evidence=["vendors.crm"])
     verdict = verify_claim(claim, report(NWO))
-    assert Check.ENTITY_WARRANT in failed_checks(verdict.reasons), verdict.reasons
+    decided_by = failed_checks(verdict.reasons) or {r.check for r in verdict.undecided_reasons}
+    assert verdict.status is not Status.SETTLED
+    assert Check.ENTITY_WARRANT in decided_by, (verdict.reasons, verdict.undecided_reasons)
+
+
+def test_a_common_place_name_the_claim_does_not_bind_to_its_field_goes_to_the_judge() -> None:
+    """``headquartered in Portland`` names no word of ``company.hq``'s keys, and Portland is a
+    common word: the checks cannot prove it is not a form of the cited place, so the claim
+    is left to the judge (never settled), where ``Their HQ city is Portland`` fails."""
+    claim = Claim(
+        text="Northwind Outfitters is headquartered in Portland, Oregon.",
+        kind="fact",
+        evidence=["company.hq"],
+    )
+    verdict = verify_claim(claim, report(NWO))
+    assert verdict.status is Status.UNDECIDED
+    assert [r.rule for r in verdict.undecided_reasons] == ["fail.name_unproven"]

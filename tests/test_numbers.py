@@ -174,10 +174,14 @@ def test_years_are_year_like_and_other_integers_are_not() -> None:
 @pytest.mark.parametrize(
     ("text", "value"),
     [("two", 2), ("Fourteen", 14), ("twenty-five", 25), ("twenty five", 25), ("ninety", 90),
-     ("two million", 2_000_000), ("one", 1)],
+     ("two million", 2_000_000), ("one", 1), ("a dozen", 12), ("two dozen", 24)],
 )  # fmt: skip
 def test_number_words(text: str, value: int) -> None:
     assert only(f"They have {text} sites.").value == value
+
+
+def test_two_number_words_in_a_row_are_two_numbers() -> None:
+    assert [q.value for q in extract_quantities("two three")] == [2, 3]
 
 
 def test_one_is_optional_in_claims_and_required_in_report_text() -> None:

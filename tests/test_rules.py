@@ -14,7 +14,7 @@ from prism_slack.claims import Claim
 from prism_slack.reports.model import Report, build_report
 from prism_slack.reports.store import validate_directory
 from prism_slack.verdict import ClaimVerdict
-from prism_slack.verify import verify_claim
+from prism_slack.verify import proof, verify_claim
 from prism_slack.verify.rules import Example, Rule, inline_reports, markdown, registry
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -49,7 +49,8 @@ def test_the_rule_decides_its_false_example_and_not_its_true_one(rule: Rule) -> 
 
 
 def _emitted() -> dict[str, str]:
-    """Each rule id a ``Problem(...)`` of ``prism_slack/verify`` names, with where."""
+    """Each rule id a ``Problem(...)`` of ``prism_slack/verify`` names, with where, and
+    each rule of the proof gate (``proof.RULES``)."""
     out: dict[str, str] = {}
     for path in sorted(VERIFY.glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -57,7 +58,7 @@ def _emitted() -> dict[str, str]:
                 first = node.args[0] if node.args else None
                 assert isinstance(first, ast.Constant), f"{path.name}:{node.lineno}: a literal id"
                 out[str(first.value)] = f"{path.name}:{node.lineno}"
-    return out
+    return out | {rule.id: "proof.py" for rule in proof.RULES}
 
 
 def test_every_rule_the_code_emits_is_registered_and_every_registered_rule_is_emitted() -> None:
@@ -67,15 +68,24 @@ def test_every_rule_the_code_emits_is_registered_and_every_registered_rule_is_em
 
 
 def test_rule_ids_name_their_check() -> None:
+    warrants = {"anchor_warrant", "entity_warrant", "attribute_warrant"}
     prefixes = {
-        "text": "text_nonempty",
-        "pointers": "pointers_resolve",
-        "cites": "fact_cites",
-        "anchor": "anchor_warrant",
-        "entity": "entity_warrant",
-        "attribute": "attribute_warrant",
+        "text": {"text_nonempty"},
+        "pointers": {"pointers_resolve"},
+        "cites": {"fact_cites"},
+        "anchor": {"anchor_warrant"},
+        "entity": {"entity_warrant"},
+        "attribute": {"attribute_warrant"},
+        "fail": warrants,  # the proof gate: a failure of checks 5-7 that is no proof
+        "settle": {"attribute_warrant"},
     }
-    assert all(prefixes[r.id.split(".")[0]] == r.check.slug for r in RULES)
+    assert all(r.check.slug in prefixes[r.id.split(".")[0]] for r in RULES)
+
+
+def test_the_proof_gate_s_rules_are_written_as_the_registry_writes_them() -> None:
+    for rule in proof.RULES:
+        assert registry()[rule.id].doc.rstrip(".").lower() == rule.doc.lower(), rule.id
+        assert registry()[rule.id].decides == "undecided"
 
 
 def test_docs_verifier_md_is_generated_from_the_registry() -> None:

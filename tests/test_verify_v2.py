@@ -109,6 +109,9 @@ CASES: list[tuple[str, str, tuple[str, ...], Outcome]] = [
      ("metrics.average_contract_value",), "fails"),
     ("names the field", "The top line fell 5%.", ("financials.revenue_growth_pct",), "ok"),
     ("names the field", "The top line rose 5%.", ("financials.revenue_growth_pct",), "fails"),
+    # a measure's name in title case is no name
+    ("title-case measure", "The Top Line fell 5%.", ("financials.revenue_growth_pct",), "ok"),
+    ("title-case measure", "The Top Line rose 5%.", ("financials.revenue_growth_pct",), "fails"),
     # a retention level says which way the base went: above 100% it grew
     ("retention", "With net revenue retention at 108.5%, their customer base is growing.",
      ("financials.net_revenue_retention_pct",), "undecided"),

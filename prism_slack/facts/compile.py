@@ -654,14 +654,16 @@ def _key_currency(word: str) -> str | None:
 def _key_duration(words: Sequence[str]) -> str | None:
     """The key's last word names a duration unit, and no number qualifies it
     (``avg_sales_cycle_days``, not ``claimsSettledWithin30Days``)."""
-    if not words:
-        return None
-    unit = duration_unit(words[-1])
-    if unit is None or words[-1] in {"s", "h", "d"}:
-        return None
-    if len(words) > 1 and (words[-2].isdigit() or words[-2] in {"per", "a", "each", "every"}):
-        return None
-    return unit
+    for i, word in enumerate(words):
+        unit = duration_unit(word)
+        if unit is None or word in {"s", "h", "d", "m"}:
+            continue
+        before = words[i - 1] if i else ""
+        if before.isdigit() or before in {"per", "a", "each", "every", "within", "last", "next"}:
+            continue  # claimsSettledWithin30Days, submissionsPerMonth: a qualifier
+        if i == len(words) - 1 or word.endswith("s"):
+            return unit  # sales_cycle_days, days_cash_on_hand, downtime_hours_per_month
+    return None
 
 
 def _sentence(words: Sequence[str]) -> str:

@@ -1,6 +1,6 @@
 """The hard checks of DESIGN §6, one pure function each, numbered as ``verdict.Check``.
 
-Every check returns a list of problems (``rules.Problem``: a rule id and a message) —
+Every check returns a list of problems (``verdict.Problem``: a rule id and a message) —
 empty when it passes — and ``evaluate`` turns each into a typed ``verdict.Reason`` naming
 its check and rule (``str(reason)`` reads ``anchor_warrant: '$4.2M' matches no cited
 value``). ``assess`` keeps check 7's doubts as reasons too: why a claim is undecided.

@@ -25,6 +25,7 @@ from importlib import resources
 
 from wordfreq import zipf_frequency
 
+from prism_slack import language
 from prism_slack.facts import FactKind, TypedFact, Unit
 from prism_slack.facts.compile import AGAINST
 from prism_slack.reports.model import Report
@@ -83,13 +84,15 @@ RULES = (
     SETTLE_ASSERTION, SETTLE_LEVEL, SETTLE_FIELD,
 )  # fmt: skip
 
+COUNT_MISMATCH = "anchor.count_mismatch"
+"""A cited list counted: its size is typed."""
+_PROOFS = frozenset({"anchor.nothing_cited"})
+"""Failures that are proof whatever the cited values are: a figure smuggled into a claim
+that cites nothing (DESIGN §6.8)."""
+
 COMMON_ZIPF = 4.0
 """A name made only of words this common in English (``American``, ``North America``,
 ``Independence Day``) may be said in other words than the report's (``United States``)."""
-LOWER_ZIPF = 2.5
-"""A lower-case word this common is an English word, never proof of a name."""
-OPENER_ZIPF = 3.0
-"""A capitalised first word this common in English (``Debtor days …``) may be any word."""
 
 _QUOTED = re.compile(r"^'([^']+)'")
 _UNIT_DIMENSION = {
@@ -140,8 +143,13 @@ def decide(
             doubts.append(Reason(check=reason.check, rule=rule.id, message=reason.message))
     if kept or not settled or doubts:
         return kept, doubts
-    said = _assertions(claim_text) - _assertions(_cited_text(report, cited))
-    if said:  # an order or quantity word the cited values say themselves is a quote
+    said = _assertions(claim_text) - {
+        w
+        for leaf in cited
+        if (value := report.evidence.leaf(leaf.path)) is not None
+        for w in re.findall(r"[a-z]+", fold(value.render()).lower())
+    }  # the report's own words, restated, are read with the value
+    if said:
         words = ", ".join(sorted(said))
         doubts.append(_doubt(SETTLE_ASSERTION, f"{SETTLE_ASSERTION.doc}: {words}"))
     for q in found:
@@ -176,6 +184,8 @@ def _no_proof(  # noqa: PLR0917
         Check.ANCHOR_WARRANT, Check.ENTITY_WARRANT, Check.ATTRIBUTE_WARRANT,
     ):  # fmt: skip
         return None  # nothing cited: no value of the report can support the claim
+    if reason.rule in _PROOFS:
+        return None
     if any(f is None or f.kind is FactKind.UNTYPED for f in facts):
         return FAIL_UNTYPED
     m = _QUOTED.match(reason.message)
@@ -188,7 +198,7 @@ def _no_proof(  # noqa: PLR0917
             return None
         if _beyond(q, said, reason, cited, facts, claim_text):
             return FAIL_BEYOND
-        if " counts " in reason.message:
+        if reason.rule == COUNT_MISMATCH:
             return None  # a cited list counted: its size is typed
         dims = set().union(*(_dimensions(f, leaf) for f, leaf in zip(facts, cited, strict=True)))
         could = set(_COMPARABLE[_dimension(q)])
@@ -200,10 +210,9 @@ def _no_proof(  # noqa: PLR0917
     if reason.check is Check.ENTITY_WARRANT:
         if "closest cited name" in reason.message:
             return FAIL_NAME_FORM  # a near spelling of a cited name: fuzzy never proves
-        if said.islower() and zipf_frequency(said, "en") >= LOWER_ZIPF:
+        if said.islower() and (language.noun(said) or language.verb(said)):
             return FAIL_NAME_FORM  # an English word in lower case, not a name
-        opener = claim_text.lstrip().startswith(said)
-        return _name_unproven(said, report, cited, facts, opener=opener)
+        return _name_unproven(said, report, cited, facts, claim_text)
     return None
 
 
@@ -235,7 +244,7 @@ def _beyond(  # noqa: PLR0917
         and any(f is not None and said_year in f.display for f in facts)
     ):
         return True  # the year is there (or counted as a list's size): the wording is not read
-    if " counts " in reason.message:
+    if reason.rule == COUNT_MISMATCH:
         return False
     if (
         q.bound != "eq"
@@ -259,9 +268,10 @@ def _beyond(  # noqa: PLR0917
         return False
     # points between two fractions, or one number so many times another: arithmetic the
     # derived figures do not do
+    relation = re.search(rf"{re.escape(said)}\s+(?:percentage\s+)?(points?|times)\b", text, re.I)
     shares = any(f is not None and f.quantity is not None and f.quantity.unit in (
         Unit.FRACTION, Unit.RATIO) for f in facts)  # fmt: skip
-    return shares or bool(re.search(rf"{re.escape(said)}\s+times\b", text, re.I))
+    return relation is not None and (shares or relation.group(1).lower() == "times")
 
 
 def _dimension(q: Quantity) -> str:
@@ -294,8 +304,7 @@ def _name_unproven(
     report: Report,
     cited: Sequence[LeafFacts],
     facts: Sequence[TypedFact | None],
-    *,
-    opener: bool,
+    text: str,
 ) -> Rule | None:
     """A name missing from the cited values is proof when the report states it of another
         field (a swap), or when a cited field holds a name (the slot the claim fills) and the
@@ -311,21 +320,25 @@ def _name_unproven(
     if squashed in _report_names(report, frozenset(cited_paths)):
         return None
     words = re.findall(r"[A-Za-z]+", fold(name).lower())
-    if all(zipf_frequency(w, "en") >= COMMON_ZIPF for w in words) or (
-        opener and len(words) == 1 and zipf_frequency(words[0], "en") >= OPENER_ZIPF
-    ):
+    plain = re.fullmatch(r"[A-Za-z]+(?: [A-Za-z]+)*", fold(name)) is not None
+    claim_words = _claim_words(text)
+    slot_named = any(
+        f is not None and f.kind is FactKind.NAME and _key_words(f.path) & claim_words
+        for f in facts
+    )  # ``They use X for reviews`` citing ``vendors.reviews``: X fills that slot
+    if plain and not slot_named and all(zipf_frequency(w, "en") >= COMMON_ZIPF for w in words):
         return FAIL_NAME_FORM  # common words (a place, a people, a season) may be said otherwise
     own = {w for n in [report.company.name, *report.company.aliases] for w in _words(fold(n))}
     if squashed in squash_name(fold(report.company.name)) or own & {w for w in words if len(w) > 3}:
         return FAIL_NAME_FORM  # the prospect's own name, or part of it
     tokens = {
-        squash_name(token)
+        (squash_name(token), "." in token)
         for f in facts
         if f is not None and f.text is not None
         for token in re.findall(r"[A-Za-z][A-Za-z.]*", f.text)
-    } - {""}
+    }
     parts = [squash_name(w) for w in re.findall(r"[A-Za-z][A-Za-z.]*", name)]
-    if parts and all(any(_form_of(p, t) for t in tokens) for p in parts if p):
+    if parts and all(any(_form_of(p, t, dotted) for t, dotted in tokens if t) for p in parts if p):
         return FAIL_NAME_FORM
     return None
 
@@ -334,9 +347,12 @@ def _words(text: str) -> set[str]:
     return {squash_name(w) for w in re.findall(r"[^\W\d_]+", text.lower())} - {""}
 
 
-def _form_of(said: str, cited: str) -> bool:
-    """``usa`` of ``us``, ``spain`` of ``spanish``: one starts as the other does."""
-    if min(len(said), len(cited)) < 2:
+def _form_of(said: str, cited: str, initials: bool) -> bool:
+    """``spain`` of ``spanish``: one starts as the other does, in four letters or more, or
+    the cited word is initials (``U.S.``) that the name starts with (``USA``)."""
+    if initials and len(cited) >= 2:
+        return said.startswith(cited)
+    if min(len(said), len(cited)) < 4:
         return False
     return cited.startswith(said[:4]) or said.startswith(cited[:4])
 
@@ -429,11 +445,6 @@ def _data(name: str) -> frozenset[str]:
     text = resources.files("prism_slack.data").joinpath("proof").joinpath(f"{name}.txt")
     lines = (line.strip() for line in text.read_text("utf-8").splitlines())
     return frozenset(line for line in lines if line and not line.startswith("#"))
-
-
-def _cited_text(report: Report, cited: Sequence[LeafFacts]) -> str:
-    leaves = (report.evidence.leaf(leaf.path) for leaf in cited)
-    return " ".join(str(leaf.value) for leaf in leaves if leaf is not None)
 
 
 def _assertions(text: str) -> set[str]:

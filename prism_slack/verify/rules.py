@@ -48,6 +48,10 @@ class Rule(BaseModel):
     false: Example
 
 
+GATE = ("fail.", "settle.")
+"""Ids of the proof gate's rules: a failure that is no proof, a settlement that is none."""
+
+
 @cache
 def _data() -> dict[str, Any]:
     text = files("prism_slack").joinpath("data/rules.yaml").read_text("utf-8")
@@ -86,15 +90,17 @@ def markdown() -> str:
         "a reason (`ClaimVerdict.reasons`); one that leaves it *undecided* gives an "
         "undecided reason (`ClaimVerdict.undecided_reasons`) and the judge decides.",
     ]
-    rules = list(registry().values())
-    for check in Check:
-        mine = [r for r in rules if r.check is check]
+    rules = [r for r in registry().values() if not r.id.startswith(GATE)]
+    sections = [(f"{c.value}. {c.slug}", [r for r in rules if r.check is c]) for c in Check]
+    gate = [r for r in registry().values() if r.id.startswith(GATE)]
+    sections.append(("The proof gate (`verify.proof`): no proof, no verdict", gate))
+    for title, mine in sections:
         if not mine:
             continue
-        out += ["", f"## {check.value}. {check.slug}", ""]
+        out += ["", f"## {title}", ""]
         for r in mine:
             out += [
-                f"- **`{r.id}`** ({r.decides}): {r.doc}",
+                f"- **`{r.id}`** ({r.decides}, {r.check.slug}): {r.doc}",
                 f"  - true: {_example(r.true)}",
                 f"  - false: {_example(r.false)}",
             ]

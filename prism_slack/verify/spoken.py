@@ -131,7 +131,7 @@ _COMPOUND_DURATION = re.compile(
 )
 """``an hour and thirty-four minutes``, ``3 minutes 32 seconds``: one duration, in the
 smaller unit."""
-_DOZEN = re.compile(r"(?<![\w-])(?:a|one|two|three|half\s+a)\s+dozen(?![\w-])", re.I)
+_DOZEN = re.compile(r"(?<![\w-])(?:a|one|two|three)\s+dozen(?![\w-])", re.I)
 
 
 def _count(raw: str) -> int:
@@ -204,7 +204,7 @@ def ratios(state: ScanState) -> None:
                                unit=f"{unit.lower()}s", tolerance=Decimal("0.5")))  # fmt: skip
     for m in _DOZEN.finditer(state.masked) if "dozen" in lower else ():
         head = m.group(0).lower().split()[0]
-        n = {"a": 12, "one": 12, "two": 24, "three": 36, "half": 6}[head]
+        n = {"a": 12, "one": 12, "two": 24, "three": 36}[head]
         if state.free(*m.span()):
             state.add(Quantity(QKind.NUMBER, m.group(0), m.start(), m.end(), value=Decimal(n)))
 
