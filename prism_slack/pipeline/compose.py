@@ -97,6 +97,7 @@ def footnote(path: str, report: Report) -> tuple[str, str]:
 
 
 _SHOWN = frozenset({"quantity", "date", "series"})
+"""Fact kinds shown by their display (a name or a passage is shown as written)."""
 
 
 def _display(leaf: Leaf, report: Report) -> str:
