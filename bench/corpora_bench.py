@@ -85,7 +85,7 @@ class Corpus:
     def add(self, ok: bool, cls: str, verdict: ClaimVerdict, where: str, case: str = "") -> None:
         (self.positive if ok else self.negative).setdefault(cls, Tally()).add(verdict)
         self.cases.append(
-            {"corpus": self.name, "case": case or f"{where}:{len(self.cases)}",
+            {"corpus": self.name, "case": case or f"{where}:{len(self.cases)}", "true": ok,
              "status": verdict.status.value, "rung": verdict.rung.value}
         )  # fmt: skip
         line = f"[{cls}] {verdict.claim.text!r} ({where}) {[str(r) for r in verdict.reasons]}"

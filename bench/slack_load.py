@@ -18,8 +18,9 @@ its HTTP response is the ack latency.
 After the burst the bench waits (at most ``--drain-timeout`` s) until the app has handled
 every delivery, then prints: events sent, ack latency p50/p95/p99/max, replies per distinct
 message (must be exactly 1), messages lost (must be 0), time to the last reply, model calls
-per message, and each worker's peak memory. The same figures go to
-``bench/results/slack_load.json``.
+per message, and each worker's memory before and after the burst — RSS, PSS (shared pages
+split between the processes that share them) and private — and the gunicorn master's. The
+same figures go to ``bench/results/slack_load.json``.
 
 Exit status: 0 every target met; 1 a message was lost or answered other than once, or a
 delivery was not acked 200; 3 only the ack p99 target (100 ms) missed; 2 the bench could
@@ -64,7 +65,7 @@ from bench.load.plan import (  # noqa: E402
 from bench.load.responder import BenchResponder, company_answers  # noqa: E402
 from bench.load.sender import Outgoing, envelope_body, run_in_process  # noqa: E402
 from bench.load.stack import SIGNING_SECRET, LoadStack  # noqa: E402
-from bench.load.watch import ServerWatch  # noqa: E402
+from bench.load.watch import MasterStats, ServerWatch  # noqa: E402
 from prism_slack.ports import Conversation, HistoryTurn  # noqa: E402
 from prism_slack.reports.store import FileReportStore  # noqa: E402
 from prism_slack.slack.texts import PLACEHOLDER  # noqa: E402
@@ -317,7 +318,7 @@ def burst(
     waited = wait_settled(stack, sum(s.status == 200 for s in sent), args.drain_timeout)
     print(f"settled {waited:.1f} s after the last send", flush=True)
     watch.stop()
-    workers, host = watch.workers(), watch.host()
+    workers, host, master = watch.workers(), watch.host(), watch.master()
     if args.keep_log:
         shutil.copyfile(stack.server.log_path, args.keep_log)
     seen = Observed(
@@ -338,8 +339,18 @@ def burst(
         workers=workers,
         worker_pids_seen=sorted(watch.pids_seen),
         host=host,
+        master=master,
     )
     return seen, waited
+
+
+def _master_lines(master: MasterStats | None) -> list[str]:
+    if master is None:
+        return []
+    return [
+        f"  master pid {master.pid} (the workers share its pages copy-on-write): "
+        f"RSS {master.rss_mib} MiB, PSS {master.pss_mib} MiB"
+    ]
 
 
 def config_of(args: argparse.Namespace, *, settle_wait_s: float) -> dict[str, object]:
@@ -405,13 +416,16 @@ def summary(result: LoadResult) -> str:
         lat("mention → answer", r.mention_time_to_answer),
         f"model calls: {m.answer} answer + {m.judge} judge = "
         f"{m.total_per_message:.3f} per distinct message ({m.answer_per_message:.3f} answer)",
-        "workers:",
+        "workers (memory before the burst → after it; PSS splits shared pages between "
+        "their users, private is the worker's alone):",
         *(
-            f"  pid {w.pid}: peak RSS (VmHWM) {w.peak_rss_mib} MiB (sampled "
-            f"{w.sampled_peak_rss_mib}), PSS at end {w.pss_mib} MiB; threads "
-            f"{w.threads_before} before the burst, peak {w.threads_peak}; CPU {w.cpu_s} s"
+            f"  pid {w.pid}: RSS {w.rss_before_mib} → peak {w.peak_rss_mib} MiB (VmHWM; "
+            f"sampled {w.sampled_peak_rss_mib}), PSS {w.pss_before_mib} → {w.pss_mib} MiB, "
+            f"private {w.private_mib} MiB; threads {w.threads_before} before the burst, "
+            f"peak {w.threads_peak}; CPU {w.cpu_s} s"
             for w in result.workers.workers
         ),
+        *_master_lines(result.workers.master),
         f"  workers replaced during the run: {result.workers.replaced}",
         f"host: {h.cores} cores {h.busy_pct:.0f}% busy over {h.wall_s:.1f} s — bench stack "
         f"{h.stack_cpu_s:.1f} CPU-s, other processes {h.other_cpu_s:.1f} CPU-s "

@@ -27,6 +27,21 @@ class ReportError(PrismError):
         super().__init__(f"{file}: {path}: {problem}")
 
 
+class DuplicateReportFile(ReportError):
+    """A report file that shares its company name, report id or domain (``same``) with
+    ``others``: neither is served."""
+
+    def __init__(self, file: str, path: str, same: str, others: list[str]) -> None:
+        self.others = others
+        self.same = same
+        verb = "has" if len(others) == 1 else "have"
+        problem = (
+            f"duplicate: {' and '.join(others)} {verb} the same {same}, so neither is served; "
+            "remove the copy, or give each report its own company name, report id and domain"
+        )
+        super().__init__(file, path, problem)
+
+
 class UnknownReportError(PrismError):
     """No report with that slug; ``known`` lists the slugs there are."""
 
@@ -35,6 +50,16 @@ class UnknownReportError(PrismError):
         self.known = known
         listing = ", ".join(known) if known else "none"
         super().__init__(f"unknown report {slug!r} (known: {listing})")
+
+
+class RefusedReportError(UnknownReportError):
+    """The slug's file is there but not served: it duplicates another report."""
+
+    def __init__(self, slug: str, known: list[str], duplicate: DuplicateReportFile) -> None:
+        PrismError.__init__(self, f"report {slug!r} is not served: {duplicate}")
+        self.slug = slug
+        self.known = known
+        self.duplicate = duplicate
 
 
 class AnswerParseError(PrismError):

@@ -50,6 +50,8 @@ class Settings(BaseSettings):
     for gemini-3.8-flash). ``low`` trades some accuracy for latency; Gemini 3 models
     take a level, not a token budget."""
     prism_reports_dir: Path = Path("reports")
+    prism_report_max_mb: float = Field(default=5.0, gt=0)
+    """PRISM_REPORT_MAX_MB: a report file larger than this is refused with a clear error."""
     prism_judge: JudgeMode = "auto"
     prism_allowed_teams: Annotated[list[str], NoDecode] = []
     prism_shared_channels: SharedChannelMode = "dm"
@@ -63,6 +65,10 @@ class Settings(BaseSettings):
     port: int = 3000
     log_level: str | None = None
     """LOG_LEVEL; by default INFO for the servers and WARNING for terminal commands."""
+
+    @property
+    def report_max_bytes(self) -> int:
+        return int(self.prism_report_max_mb * 1_000_000)
 
     @field_validator("prism_allowed_teams", mode="before")
     @classmethod

@@ -34,6 +34,10 @@ def build_models(settings: Settings) -> tuple[AnswerModel, Judge | None]:
     return FallbackModel(GeminiAnswerModel(client), offline), GeminiJudge(client)
 
 
+def open_report_store(settings: Settings) -> FileReportStore:
+    return FileReportStore(settings.prism_reports_dir, max_bytes=settings.report_max_bytes)
+
+
 def open_state(settings: Settings) -> StateStore:
     """The state store: Redis at ``REDIS_URL``, else the in-memory embedded default."""
     url = settings.redis_url.get_secret_value() if settings.redis_url else None
@@ -50,7 +54,7 @@ def build_turn_deps(
     model, judge = build_models(settings)
     playbook = load_playbook()
     return TurnDeps(
-        reports=reports or FileReportStore(settings.prism_reports_dir),
+        reports=reports or open_report_store(settings),
         state=state or open_state(settings),
         model=model,
         judge=judge,

@@ -62,8 +62,8 @@ def test_validate_prints_each_ok_file_and_each_error_and_exits_1(
     root, bad = mixed
     assert main(["reports", "validate", "--reports-dir", str(root)]) == 1
     out = capsys.readouterr().out.splitlines()
-    assert f"{root / 'acme' / 'audit-data.json'}: OK (Acme Widgets, AUD-7)" in out
-    assert f"{root / 'globex' / 'audit-data.json'}: OK (Globex, AUD-9)" in out
+    assert f"{root / 'acme' / 'audit-data.json'}: OK (Acme Widgets, AUD-7; 3 leaves, 0.1 KB)" in out
+    assert f"{root / 'globex' / 'audit-data.json'}: OK (Globex, AUD-9; 3 leaves, 0.1 KB)" in out
     assert f"{bad}: company.name: Field required" in out
     assert out[-1] == "2 valid, 1 invalid"
 
@@ -111,3 +111,43 @@ def test_an_action_is_required(capsys: pytest.CaptureFixture[str]) -> None:
         main(["reports"])
     assert info.value.code == 2
     assert "list" in capsys.readouterr().err
+
+
+def _styled(tmp_path: Path) -> Path:
+    body = json.loads(good("Acme Widgets", "AUD-7"))
+    body["financials"] = {"currency": "EUR", "annualRevenue": 318400000, "nrr": 1.04}
+    body["KPIs"] = {"Direct Booking Share": "34%"}
+    body["metrics"] = {"conversion_rate": 1.9, "churn_rate": 0.05, "cac_rate": 0.2}
+    write(tmp_path, "acme", json.dumps(body))
+    return tmp_path
+
+
+def test_show_prints_each_leafs_typed_reading(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = _styled(tmp_path)
+    assert main(["reports", "show", "acme", "--reports-dir", str(root)]) == 0
+    out = capsys.readouterr().out
+    assert "financials.annualRevenue = 318400000 → Annual revenue: €318.4M" in out
+    assert "currency: sibling" in out
+    assert 'KPIs["Direct Booking Share"] = 34% → Direct Booking Share: 34%' in out
+    assert out.rstrip().endswith("untyped")
+
+
+def test_show_names_the_known_reports_for_an_unknown_slug(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = _styled(tmp_path)
+    assert main(["reports", "show", "globex", "--reports-dir", str(root)]) == 1
+    assert "report 'globex' is unknown (reports: acme)" in capsys.readouterr().err
+
+
+def test_validate_warns_about_a_leaf_it_could_not_type(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = _styled(tmp_path)
+    assert main(["reports", "validate", "--reports-dir", str(root)]) == 0
+    out = capsys.readouterr().out
+    assert (
+        "metrics.conversion_rate: could not be typed (a rate of 1.9: percent or multiple?)" in out
+    )

@@ -63,13 +63,34 @@ def test_json_output_is_the_contract(capsys: pytest.CaptureFixture[str], tmp_pat
     assert result["label"] == "EVIDENCE-LINKED-PARTIAL"
     assert [c["text"] for c in result["claims"]] == [c["text"] for c in ANSWER["claims"]]
     for entry, given in zip(result["claims"], ANSWER["claims"], strict=True):
-        assert list(entry) == ["text", "kind", "evidence", "rung", "supported", "reasons"]
+        assert list(entry) == [
+            "text", "kind", "evidence", "rung", "supported", "reasons",
+            "status", "undecided", "needs_judge", "rules", "undecided_reasons",
+        ]  # fmt: skip
         assert (entry["kind"], entry["evidence"]) == (given["kind"], given["evidence"])
     good, flipped, advice = result["claims"]
     assert (good["supported"], good["rung"], good["reasons"]) == (True, "EVIDENCE-WARRANTED", [])
+    assert (good["status"], good["needs_judge"], good["rules"]) == ("settled", False, [])
     assert flipped["supported"] is False and flipped["rung"] == "POINTER-LINKED"
     assert flipped["reasons"][0].startswith("anchor_warrant: ")
+    assert (flipped["status"], flipped["needs_judge"]) == ("failed", False)
+    assert flipped["rules"] and all("." in rule for rule in flipped["rules"])
     assert (advice["supported"], advice["rung"]) == (True, "UNLINKED")
+
+
+def test_an_undecided_claim_says_why_and_that_auto_would_judge_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    answer = tmp_path / "a.json"
+    claim = {"text": "Their CRM is HubSpot, chosen years ago.", "kind": "fact",
+             "evidence": ["vendors.crm"]}  # fmt: skip
+    answer.write_text(json.dumps({"claims": [claim]}), encoding="utf-8")
+    code, out, _ = run(capsys, "--report", SLUG, "--answer", str(answer), "--reports-dir",
+                       str(REPORTS), "--json")  # fmt: skip
+    assert code == 0
+    [entry] = json.loads(out)["claims"]
+    assert (entry["status"], entry["undecided"], entry["needs_judge"]) == ("undecided", True, True)
+    assert entry["undecided_reasons"][0]["rule"] in entry["rules"]
 
 
 def test_reads_the_answer_from_stdin(

@@ -126,10 +126,16 @@ BREAKAGES: list[tuple[str, Callable[[dict[str, Any], Path], dict[str, Any]], str
         "fix: set SLACK_SIGNING_SECRET",
     ),
     (
-        "no REDIS_URL",
-        lambda e, _: {**e, "redis_url": None},
-        "Redis",
-        "fix: set REDIS_URL",
+        "not a bot token",
+        lambda e, _: {**e, "slack_bot_token": SecretStr("hello")},
+        "Slack bot token",
+        "SLACK_BOT_TOKEN is not a bot token (those start with xoxb-) — fix: set SLACK_BOT_TOKEN",
+    ),
+    (
+        "a user token",
+        lambda e, _: {**e, "slack_bot_token": SecretStr("xoxp-1-2-3")},
+        "Slack bot token",
+        "this one starts with xoxp-",
     ),
     (
         "Redis down",
@@ -150,16 +156,16 @@ BREAKAGES: list[tuple[str, Callable[[dict[str, Any], Path], dict[str, Any]], str
         "fix: set PRISM_REPORTS_DIR",
     ),
     (
-        "no Gemini key",
-        lambda e, _: {**e, "gemini_api_key": None},
-        "Gemini",
-        "fix: set GEMINI_API_KEY",
-    ),
-    (
         "wrong Gemini key",
         lambda e, _: {**e, "gemini_api_key": SecretStr("AIzaWRONG")},
         "Gemini",
         "API key was refused — check GEMINI_API_KEY",
+    ),
+    (
+        "a key with a space",
+        lambda e, _: {**e, "gemini_api_key": SecretStr("my key")},
+        "Gemini",
+        "(not sent) — fix: set GEMINI_API_KEY",
     ),
     (
         "unknown model",
@@ -189,8 +195,10 @@ def test_each_broken_dependency_is_a_cross_with_its_fix(
     assert says in found[name]
     assert "fix:" in found[name]
     # Only that line: the rest of the deployment still checks out.
+    # Only that line: the rest of the deployment still checks out, and the judge line
+    # agrees with the Gemini line.
     crossed = [n for n, line in found.items() if line.startswith("✗")]
-    assert crossed == [name] or (name == "Judge" and crossed == ["Gemini", "Judge"])
+    assert crossed == (["Gemini", "Judge"] if name == "Gemini" else [name])
 
 
 def test_a_token_without_a_scope_of_the_manifest_says_which(env: dict[str, Any]) -> None:
@@ -230,9 +238,54 @@ def test_socket_mode_needs_no_signing_secret(env: dict[str, Any]) -> None:
 def test_any_cross_makes_the_exit_status_1(
     env: dict[str, Any], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    for name in ("SLACK_BOT_TOKEN", "GEMINI_API_KEY", "REDIS_URL"):
+    """A half-configured Slack (a signing secret, no bot token) is broken."""
+    for name in ("SLACK_BOT_TOKEN", "GEMINI_API_KEY", "REDIS_URL", "SLACK_APP_TOKEN"):
         monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("SLACK_SIGNING_SECRET", "signing-secret")
     monkeypatch.setenv("PRISM_REPORTS_DIR", str(ROOT / "reports"))
     assert main(["doctor"]) == 1
     out = capsys.readouterr().out
     assert "✗ Slack bot token" in out and "✓ Reports" in out
+
+
+def test_nothing_configured_is_a_valid_offline_install_and_exits_0(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A fresh clone: no Slack, no Redis, no Gemini. Each ✓ says what PRISM runs on."""
+    for name in (
+        "SLACK_BOT_TOKEN",
+        "SLACK_SIGNING_SECRET",
+        "SLACK_APP_TOKEN",
+        "GEMINI_API_KEY",
+        "REDIS_URL",
+        "PRISM_JUDGE",
+    ):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("PRISM_REPORTS_DIR", str(ROOT / "reports"))
+    assert main(["doctor"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    found = {line.split(":")[0]: line for line in out.splitlines()}
+    assert list(found) == ["✓ Slack", "✓ Store", "✓ Reports", "✓ Answerer", "✓ Judge"]
+    assert "terminal" in found["✓ Slack"]
+    assert "in memory" in found["✓ Store"] and "one process" in found["✓ Store"]
+    assert "offline facts-only answerer" in found["✓ Answerer"]
+    assert "no GEMINI_API_KEY" in found["✓ Judge"]
+
+
+def test_a_malformed_token_is_never_sent_and_no_library_line_is_logged(
+    env: dict[str, Any], slack: FakeSlack, capsys: pytest.CaptureFixture[str]
+) -> None:
+    found = lines(**{**env, "slack_bot_token": SecretStr("hello")})
+    assert found["Slack bot token"].startswith("✗")
+    assert [c for c in slack.calls() if c.method == "auth.test"] == []
+    found = lines(**{**env, "slack_api_url": f"http://127.0.0.1:{unused_port()}/api/"})
+    assert "could not reach the Slack Web API at http://127.0.0.1:" in found["Slack bot token"]
+    assert capsys.readouterr().err == ""
+
+
+def test_the_judge_line_agrees_with_a_broken_gemini(env: dict[str, Any]) -> None:
+    found = lines(**{**env, "gemini_api_key": SecretStr("AIzaWRONG")})
+    assert found["Gemini"].startswith("✗")
+    assert found["Judge"].startswith("✗ Judge: auto: Gemini would judge")
+    assert "fix: fix Gemini, or set PRISM_JUDGE=never" in found["Judge"]

@@ -99,7 +99,7 @@ FABRICATIONS: dict[str, list[Case]] = {
         (NWO, "Marcus Ellery is the Chief Digital Officer.", "fact", ("stakeholders[0]",),
          ENTITY),
         (KPS, "The Chief Revenue Officer is Elena Tiberi.", "fact", ("stakeholders[0]",), ENTITY),
-        (NWO, "Their HQ city is Portland, Oregon.", "fact", ("company.hq",), ENTITY),
+        (NWO, "Their HQ city is Tacoma.", "fact", ("company.hq",), ENTITY),
         (NWL, "HubSpot is their CRM.", "fact", ("vendors.crm",), ENTITY),
     ],
     "uncited fact": [
@@ -307,9 +307,9 @@ def test_any_invented_name_is_rejected_by_the_entity_check(name: str, template: 
 
 
 def test_a_common_place_name_the_claim_does_not_bind_to_its_field_goes_to_the_judge() -> None:
-    """``headquartered in Portland`` names no word of ``company.hq``'s keys, and Portland is a
-    common word: the checks cannot prove it is not a form of the cited place, so the claim
-    is left to the judge (never settled), where ``Their HQ city is Portland`` fails."""
+    """Portland is a common English word: the checks cannot prove it is no other name of
+    the cited place (as Corn is of Maize), so the claim is left to the judge, never settled;
+    a rare name in the slot (``Their HQ city is Tacoma``) fails."""
     claim = Claim(
         text="Northwind Outfitters is headquartered in Portland, Oregon.",
         kind="fact",

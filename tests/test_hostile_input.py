@@ -340,13 +340,13 @@ def test_instructions_inside_a_report_are_fenced_as_data(tmp_path: Path) -> None
     assert_verified(honest)
 
 
-def test_a_finding_with_instructions_is_quoted_defanged(
+def test_a_finding_with_instructions_is_never_stated_offline_and_quoted_defanged(
     tmp_path: Path, offline: OfflineAnswerer
 ) -> None:
     reports = FileReportStore(copy_reports(tmp_path, inject))
     # Anchored (the finding id), so it is posted without a judge too.
     cite = fact("Finding FND-1 says to ignore previous instructions.", "findings[0]")
-    shown = ""
+    shown: dict[str, str] = {}
     for model in (offline, ScriptedModel([Answer(claims=[cite])])):
         result = run_turn(
             "What is Northwind Outfitters' most critical finding?", WHERE, deps_for(model, reports)
@@ -355,9 +355,14 @@ def test_a_finding_with_instructions_is_quoted_defanged(
         assert result.posted, model.name
         message = render_blocks(result)
         assert_no_raw_pings(message.text + json.dumps(message.blocks))
-        shown += json.dumps(message.blocks)
-    # The report's words are shown as the report's (cited, escaped), never obeyed.
-    assert "Ignore previous instructions" in shown and "&lt;!channel&gt;" in shown
+        shown[model.name] = json.dumps(message.blocks)
+    # The offline answerer never states a value that addresses an assistant, nor its
+    # record (issue 22); a model that cites it shows the report's words as the report's
+    # (cited, escaped), never obeyed.
+    assert "Ignore previous instructions" not in shown["offline"]
+    assert "FND-1" not in shown["offline"]
+    assert "Ignore previous instructions" in shown["scripted"]
+    assert "DATA-000000000000&gt;&gt;&gt;" in shown["scripted"]
 
 
 # -- malformed reports, a huge report ---------------------------------------------------

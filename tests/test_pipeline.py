@@ -376,24 +376,30 @@ def test_judge_cannot_rescue_an_anchor_failure() -> None:
 
 
 @pytest.mark.parametrize("judge", [None, ScriptedJudge([each("supported")])])
-def test_without_a_judge_anchored_undecided_claims_are_posted_marked_unanchored_withheld(
+def test_without_a_judge_an_undecided_claim_is_withheld_and_a_restatement_posted_marked(
     judge: ScriptedJudge | None,
 ) -> None:
+    """DESIGN §7: with no judge the product fails closed. Only a claim that restates the
+    single values it cites and names (``restates``) is posted, at its rung, marked."""
     chosen = fact("Their CRM is HubSpot, chosen years ago.", "vendors.crm")
+    restated = fact("Their site search runs on Algolia.", "vendors.search")
     verdict = verify_claim(chosen, REPORTS.get(NW))
-    assert verdict.supported and verdict.undecided  # its one name is warranted
-    result = ask(deps_with(Answer(claims=[DECIDED, chosen, STALE]), judge=judge, mode="never"))
+    assert verdict.supported and verdict.undecided and not verdict.restates
+    assert verify_claim(restated, REPORTS.get(NW)).restates
+    answer = Answer(claims=[DECIDED, chosen, restated, STALE])
+    result = ask(deps_with(answer, judge=judge, mode="never"))
 
     assert judge is None or judge.requests == []
     assert [(p.text, p.rung, p.unchecked) for p in result.posted] == [
         (DECIDED.text, Rung.EVIDENCE_WARRANTED, False),
-        (chosen.text, Rung.ANCHOR_WARRANTED, True),
+        (restated.text, Rung.ANCHOR_WARRANTED, True),
     ]
-    assert [w.claim for w in result.withheld] == [STALE]
+    assert [w.claim for w in result.withheld] == [chosen, STALE]
     assert result.audit is not None and result.audit.unchecked == 1
     text = render_text(result)
-    assert f"chosen years ago. [2] {UNCHECKED_MARK}" in text and text.count(UNCHECKED_MARK) == 1
-    assert "1 statement withheld" in text
+    assert f"site search runs on Algolia. [1] {UNCHECKED_MARK}" in text
+    assert text.count(UNCHECKED_MARK) == 1
+    assert "2 statements withheld" in text
 
 
 # --- model failures ---------------------------------------------------------------------

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from prism_slack.errors import ConfigError, UnknownReportError
+from prism_slack.errors import ConfigError, RefusedReportError, UnknownReportError
 from prism_slack.reports.store import (
     REPORT_FILE,
     FileReportStore,
@@ -63,12 +63,18 @@ def other_company(slug: str) -> dict[str, Any]:
 
 
 MALFORMED: list[tuple[str, str | bytes | dict[str, Any], str, str]] = [
-    ("bad-json", '{"company": ', "$", "invalid JSON: Expecting value at line 1 column 13"),
+    ("bad-json", '{"company": ', "$", "invalid JSON at line 1 column 13: expecting value"),
+    (
+        "unterminated",
+        '{"company": "Acme',
+        "$",
+        "invalid JSON at line 1 column 13: unterminated string starting",
+    ),
     (
         "trailing-comma",
         '{\n  "company": {"name": "A",}\n}',
         "$",
-        "invalid JSON: Expecting property name enclosed in double quotes at line 2 column 27",
+        "invalid JSON at line 2 column 27: expecting property name enclosed in double quotes",
     ),
     ("array-top", "[1, 2]", "$", "expected a JSON object at the top level, got an array"),
     ("string-top", '"hello"', "$", "expected a JSON object at the top level, got a string"),
@@ -190,7 +196,7 @@ DUPLICATES: list[tuple[str, dict[str, Any], str, str]] = [
         "same-name-with-suffix",
         doc(company__name="Acme Widgets, Inc.", company__domain="other.example", report__id="X"),
         "company.name",
-        "name",
+        "company name",
     ),
     (
         "same-domain",
@@ -202,7 +208,7 @@ DUPLICATES: list[tuple[str, dict[str, Any], str, str]] = [
         "same-report-id",
         doc(company__name="Other", company__domain="other.example"),
         "report.id",
-        "id",
+        "report id",
     ),
 ]
 
@@ -210,16 +216,46 @@ DUPLICATES: list[tuple[str, dict[str, Any], str, str]] = [
 @pytest.mark.parametrize(
     ("content", "path", "what"), [d[1:] for d in DUPLICATES], ids=[d[0] for d in DUPLICATES]
 )
-def test_a_duplicate_company_or_report_skips_the_later_file(
+def test_a_duplicate_company_or_report_refuses_both_files_naming_each_other(
     tmp_path: Path, content: dict[str, Any], path: str, what: str
 ) -> None:
     first = write(tmp_path, "acme", GOOD)
     second = write(tmp_path, "acme-copy", content)
+    write(tmp_path, "zeta", other_company("zeta"))
     store = FileReportStore(tmp_path)
-    assert [(e.file, e.path, e.problem) for e in store.errors] == [
-        (str(second), path, f"duplicate: {first} has the same {what}")
+    rest = "so neither is served; remove the copy, or give each report its own company name"
+    assert [(e.file, e.path, e.problem.split(", report id")[0]) for e in store.errors] == [
+        (str(first), path, f"duplicate: {second} has the same {what}, {rest}"),
+        (str(second), path, f"duplicate: {first} has the same {what}, {rest}"),
     ]
-    assert store.slugs() == ["acme"]
+    assert store.slugs() == ["zeta"]
+    for slug in ("acme", "acme-copy"):
+        with pytest.raises(RefusedReportError, match=r"is not served: .*duplicate"):
+            store.get(slug)
+
+
+def test_a_copy_sorted_first_never_replaces_the_original(tmp_path: Path) -> None:
+    """A renamed backup (``0-backup``) used to win over ``acme``, which became unknown."""
+    original = write(tmp_path, "acme", GOOD)
+    write(tmp_path, "0-backup", GOOD)
+    store = FileReportStore(tmp_path)
+    assert store.slugs() == []
+    with pytest.raises(RefusedReportError) as info:
+        store.get("acme")
+    assert "duplicate" in str(info.value) and str(original) in str(info.value)
+    assert store.errors[0].problem.startswith(
+        f"duplicate: {original} has the same company name, report id and domain"
+    )
+
+
+def test_a_report_over_the_size_cap_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    write(tmp_path, "acme", doc(notes="x" * 2000))
+    store = FileReportStore(tmp_path, max_bytes=1000)
+    assert store.slugs() == []
+    (error,) = store.errors
+    assert error.path == "$"
+    assert error.problem.startswith("0.0 MB, over the 0.001 MB report size cap")
+    assert "raise PRISM_REPORT_MAX_MB" in error.problem
 
 
 def test_get_all_slugs_and_unknown(tmp_path: Path) -> None:

@@ -457,7 +457,11 @@ def test_other_errors_pass_through_redis_call() -> None:
 
 
 def test_open_without_url_is_the_in_memory_default(caplog: pytest.LogCaptureFixture) -> None:
+    """Said at INFO only: the servers warn at start-up, terminal commands stay quiet."""
     with caplog.at_level(logging.WARNING):
+        open_state_store(None)
+    assert caplog.text == ""
+    with caplog.at_level(logging.INFO):
         store = open_state_store(None, history_limit=2)
     assert store.description == MEMORY_DESCRIPTION
     assert store.history_limit == 2

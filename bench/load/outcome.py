@@ -29,7 +29,7 @@ from pydantic import BaseModel
 from bench.load.plan import Message, Plan
 from bench.load.responder import is_judge_request
 from bench.load.sender import Sent
-from bench.load.watch import HostStats, WorkerStats
+from bench.load.watch import HostStats, MasterStats, WorkerStats
 from prism_slack.ports import HistoryTurn
 from prism_slack.render.blocks import FEEDBACK_BLOCK_ID
 from prism_slack.slack.texts import PLACEHOLDER
@@ -130,6 +130,7 @@ class ModelCalls(BaseModel):
 
 class Workers(BaseModel):
     workers: list[WorkerStats]
+    master: MasterStats | None = None
     pids_seen: list[int]
     replaced: bool
     """Whether a worker died and gunicorn started another during the run."""
@@ -178,6 +179,7 @@ class Observed:
     workers: list[WorkerStats]
     worker_pids_seen: list[int]
     host: HostStats
+    master: MasterStats | None = None
 
 
 def handled_lines(log_text: str) -> list[tuple[str, str]]:
@@ -229,6 +231,7 @@ def analyse(seen: Observed, config: dict[str, object]) -> LoadResult:
     calls = _model_calls(seen, len(plan.messages))
     workers = Workers(
         workers=seen.workers,
+        master=seen.master,
         pids_seen=seen.worker_pids_seen,
         replaced=len(seen.worker_pids_seen) > len(seen.workers),
         host=seen.host,

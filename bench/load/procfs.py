@@ -50,6 +50,14 @@ def pss_kib(pid: int) -> int | None:
     return _field(PROC / str(pid) / "smaps_rollup", "Pss")
 
 
+def private_kib(pid: int) -> int | None:
+    """Unique set size: resident pages no other process shares (what the process alone
+    costs; shared pages are the master's, copy-on-write)."""
+    clean = _field(PROC / str(pid) / "smaps_rollup", "Private_Clean")
+    dirty = _field(PROC / str(pid) / "smaps_rollup", "Private_Dirty")
+    return None if clean is None or dirty is None else clean + dirty
+
+
 def cpu_seconds(pid: int) -> float | None:
     """User + system CPU time ``pid`` has used so far."""
     fields = _stat_fields(pid)

@@ -33,6 +33,10 @@ def _mib(kib: int | None) -> float | None:
 
 class WorkerStats(BaseModel):
     pid: int
+    rss_before_mib: float | None = None
+    """``VmRSS`` when the burst began (after start-up and any warm-up)."""
+    pss_before_mib: float | None = None
+    """Proportional set size when the burst began."""
     peak_rss_mib: float | None
     """The kernel's high-water mark of the worker's resident memory (``VmHWM``)."""
     sampled_peak_rss_mib: float | None
@@ -40,10 +44,20 @@ class WorkerStats(BaseModel):
     pss_mib: float | None
     """Proportional set size at the end (pages shared with the master and the other
     worker split between them)."""
+    private_mib: float | None = None
+    """Unique set size at the end: pages this worker alone holds."""
     threads_before: int | None
     threads_peak: int | None
     cpu_s: float | None
     """CPU time the worker used from the start of the burst to the end of the drain."""
+
+
+class MasterStats(BaseModel):
+    """The gunicorn master, whose pages the workers share copy-on-write."""
+
+    pid: int
+    rss_mib: float | None
+    pss_mib: float | None
 
 
 class HostStats(BaseModel):
@@ -73,6 +87,7 @@ class ServerWatch:
         self.threads_before: dict[int, int] = {}
         self.threads_peak: dict[int, int] = {}
         self.cpu_before: dict[int, float] = {}
+        self.memory_before: dict[int, tuple[float | None, float | None]] = {}
         self.pids_seen: set[int] = set()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -86,6 +101,8 @@ class ServerWatch:
         for pid in self.server.worker_pids():
             self.threads_before[pid] = procfs.status_value(pid, "Threads") or 0
             self.cpu_before[pid] = procfs.cpu_seconds(pid) or 0.0
+            rss, pss = procfs.status_value(pid, "VmRSS"), procfs.pss_kib(pid)
+            self.memory_before[pid] = (_mib(rss), _mib(pss))
         self._load_before = os.getloadavg()[0]
         self._host_before = procfs.host_cpu_seconds()
         self._stack_before = _stack_cpu()
@@ -117,18 +134,31 @@ class ServerWatch:
         for pid in self.server.worker_pids():
             cpu = procfs.cpu_seconds(pid)
             before = self.cpu_before.get(pid)
+            rss_before, pss_before = self.memory_before.get(pid, (None, None))
             stats.append(
                 WorkerStats(
                     pid=pid,
+                    rss_before_mib=rss_before,
+                    pss_before_mib=pss_before,
                     peak_rss_mib=_mib(procfs.status_value(pid, "VmHWM")),
                     sampled_peak_rss_mib=_mib(self.peak_rss_kib.get(pid)),
                     pss_mib=_mib(procfs.pss_kib(pid)),
+                    private_mib=_mib(procfs.private_kib(pid)),
                     threads_before=self.threads_before.get(pid),
                     threads_peak=self.threads_peak.get(pid),
                     cpu_s=None if cpu is None or before is None else round(cpu - before, 2),
                 )
             )
         return stats
+
+    def master(self) -> MasterStats:
+        """The master's memory now (call before the server stops)."""
+        pid = self.server.pid
+        return MasterStats(
+            pid=pid,
+            rss_mib=_mib(procfs.status_value(pid, "VmRSS")),
+            pss_mib=_mib(procfs.pss_kib(pid)),
+        )
 
     def host(self) -> HostStats:
         """The host's CPU since ``start()`` (call before the server stops)."""

@@ -1,4 +1,11 @@
-"""The ``prism`` command. Each subcommand lives in its own module with ``register``."""
+"""PRISM answers sales reps' questions about a prospect from that prospect's audit report,
+and from nothing else: every figure and name it posts is checked against the report.
+
+Start with `prism ask --report northwind-outfitters "what should I lead with?"`, or
+`prism chat` for a conversation. `prism doctor` checks a deployment; `prism reports`
+lists, validates and adds reports; `prism serve` and `prism socket` run the Slack app."""
+
+# Each subcommand lives in its own module with ``register``.
 
 from __future__ import annotations
 
@@ -21,9 +28,15 @@ def build_parser() -> argparse.ArgumentParser:
         verify_cmd,
     )
 
-    parser = argparse.ArgumentParser(prog="prism", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="prism",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="Run `prism COMMAND --help` for a command's options. Configuration comes from "
+        "environment variables (see README.md); nothing needs setting to try it.",
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="log at DEBUG to stderr")
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for module in (ask_cmd, chat_cmd, doctor_cmd, feedback_cmd, reports_cmd, serve_cmd, verify_cmd):
         module.register(sub)
     return parser

@@ -8,13 +8,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from prism_slack.errors import PrismError, UnknownReportError
-from prism_slack.pipeline.result import TurnResult
+from prism_slack.cli.wording import for_terminal
+from prism_slack.errors import PrismError, StoreUnavailable
+from prism_slack.pipeline.result import Outcome, TurnResult
 from prism_slack.pipeline.turn import TurnDeps, run_turn
-from prism_slack.ports import Conversation
+from prism_slack.ports import Conversation, StateStore
 from prism_slack.render.text import render_text
 from prism_slack.settings import Settings
-from prism_slack.wiring import build_turn_deps
+from prism_slack.wiring import build_turn_deps, open_state
 
 CLI_CONVERSATION = Conversation(team="cli", channel="ask")
 
@@ -37,12 +38,21 @@ def add_reports_dir(parser: argparse.ArgumentParser) -> None:
 
 
 def deps_for(args: argparse.Namespace, settings: Settings) -> TurnDeps:
-    """The turn's ports, honouring ``--reports-dir``. Raises ``PrismError`` on bad config."""
+    """The turn's ports, honouring ``--reports-dir``. Raises ``PrismError`` on bad config
+    or a state store that does not work."""
     if args.reports_dir is not None:
         settings = settings.model_copy(update={"prism_reports_dir": args.reports_dir})
-    deps = build_turn_deps(settings)
+    state = open_state(settings)
+    check_state(state)
+    deps = build_turn_deps(settings, state=state)
     deps.enforce_access = False  # the operator's own terminal reads every report
     return deps
+
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+"""The turn ran but could not answer (the model or the store failed mid-turn)."""
+EXIT_CONFIG = 2
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
@@ -50,15 +60,33 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         deps = deps_for(args, settings)
         if args.report is not None:
             deps.reports.get(args.report)
-    except (UnknownReportError, PrismError) as e:
+    except PrismError as e:
         print(f"prism ask: {e}", file=sys.stderr)
-        return 2
+        return EXIT_CONFIG
     result = run_turn(" ".join(args.question), CLI_CONVERSATION, deps, report=args.report)
+    result = for_terminal(result, "`--report SLUG` (`prism reports list` shows them)")
     if args.json:
         print(json.dumps(as_json(result), indent=2, ensure_ascii=False))
     else:
         print(render_text(result, color=sys.stdout.isatty()))
-    return 0
+    return EXIT_FAILED if result.outcome is Outcome.FAILED else EXIT_OK
+
+
+def check_state(state: StateStore) -> None:
+    """``StoreUnavailable`` naming the store and the fix, unless the state store works."""
+    try:
+        state.round_trip()
+    except StoreUnavailable as e:
+        raise StoreUnavailable(store_problem(state.description, e)) from e
+
+
+def store_problem(description: str, error: Exception) -> str:
+    """What failed and the fix, for a state store that cannot be reached."""
+    cause = error.__cause__ or error
+    return (
+        f"cannot reach the state store, {description} ({type(cause).__name__}: {cause}): "
+        "check REDIS_URL and that Redis is up, or unset REDIS_URL to keep state in memory"
+    )
 
 
 def as_json(result: TurnResult) -> dict[str, Any]:

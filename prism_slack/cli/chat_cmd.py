@@ -1,6 +1,8 @@
-"""`prism chat`: a terminal conversation that behaves like a Slack thread.
+"""`prism chat`: a conversation in the terminal that behaves like a Slack thread.
 
-Commands: `/bind <company>`, `/reports`, `/quit` (or Ctrl-D). Anything else is a question.
+Type a question, or one of chat's commands: `/bind <company>` (answer from that company's
+report), `/reports` (list them), `/help`, `/quit` (or Ctrl-D). Follow-up questions are read
+with the ones before them.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import uuid
 from typing import Any, TextIO
 
 from prism_slack.cli.ask_cmd import add_reports_dir, deps_for
+from prism_slack.cli.wording import for_terminal
 from prism_slack.errors import PrismError, StoreUnavailable
 from prism_slack.pipeline.binding import bind_company
 from prism_slack.pipeline.result import TurnResult
@@ -22,12 +25,14 @@ from prism_slack.ports import Conversation
 from prism_slack.render.text import render_text
 from prism_slack.settings import Settings
 
-HELP = "Ask about the prospect, or: /bind <company> · /reports · /quit"
+HELP = "Ask about the prospect, or: /bind <company> · /reports · /help · /quit"
 
 
 def register(sub: Any) -> None:
     parser: argparse.ArgumentParser = sub.add_parser(
-        "chat", help="a terminal conversation", description=__doc__
+        "chat",
+        help="a conversation in the terminal (/bind <company>, /reports, /quit)",
+        description=__doc__,
     )
     parser.add_argument("--report", metavar="SLUG", help="start bound to this report")
     add_reports_dir(parser)
@@ -65,6 +70,7 @@ def chat(deps: TurnDeps, where: Conversation, stdin: TextIO, stdout: TextIO) -> 
             print(command(text, deps, where), file=stdout)
             continue
         result = with_status(functools.partial(run_turn, text, where, deps), stdout)
+        result = for_terminal(result, "`/bind <company>`")
         print(render_text(result, color=color), file=stdout, flush=True)
 
 
@@ -74,6 +80,8 @@ def command(text: str, deps: TurnDeps, where: Conversation) -> str:
         return "\n".join(
             f"{r.slug:<24} {r.company.name} ({r.id}, {r.generated_at})" for r in deps.reports.all()
         )
+    if name == "/help":
+        return HELP
     if name == "/bind":
         try:
             return bind_company(

@@ -1,7 +1,9 @@
-"""`prism doctor`: check Slack, Redis, the reports, Gemini and the judge mode, one line each.
+"""`prism doctor`: check Slack, the store, the reports, Gemini and the judge, one line each.
 
-Run it after setting the environment: every line is ✓ or ✗, a ✗ says what to fix, and
-the exit status is 1 when any line is ✗ (0 otherwise).
+Every line is ✓ or ✗. What is not configured is a valid deployment, and its ✓ line says
+what PRISM runs on instead (the terminal only, the in-memory store in one process, the
+offline answerer); a ✗ is something configured that does not work, and says what to fix.
+The exit status is 1 when any line is ✗ (0 otherwise).
 """
 
 from __future__ import annotations
@@ -19,7 +21,9 @@ EXIT_BROKEN = 1
 
 def register(sub: Any) -> None:
     parser: argparse.ArgumentParser = sub.add_parser(
-        "doctor", help="check every dependency; exit 1 if anything is broken", description=__doc__
+        "doctor",
+        help="check the configuration; exit 1 if anything configured does not work",
+        description=__doc__,
     )
     parser.add_argument(
         "--manifest",

@@ -15,7 +15,8 @@ import sys
 from collections import Counter
 from typing import Any
 
-from prism_slack.errors import StoreUnavailable
+from prism_slack.cli.ask_cmd import store_problem
+from prism_slack.errors import ConfigError, StoreUnavailable
 from prism_slack.ports import AuditLog, AuditRecord
 from prism_slack.settings import Settings
 from prism_slack.state.redis_store import open_state_store
@@ -41,16 +42,21 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace, settings: Settings) -> int:
     if settings.redis_url is None:
         print(
-            "prism feedback: REDIS_URL is not set — turns are only kept in the memory of the "
-            "process that answered them",
+            "prism feedback: REDIS_URL is not set, so there is no store to read: without it "
+            "each process keeps its turns in its own memory. Set REDIS_URL to the Redis the "
+            "server uses",
             file=sys.stderr,
         )
         return EXIT_STORE
-    store = open_state_store(settings.redis_url.get_secret_value())
+    try:
+        store = open_state_store(settings.redis_url.get_secret_value())
+    except ConfigError as e:
+        print(f"prism feedback: {e}", file=sys.stderr)
+        return EXIT_STORE
     try:
         return show(store, args.turn, limit=max(args.limit, 1), as_json=args.json)
     except StoreUnavailable as e:
-        print(f"prism feedback: {e}", file=sys.stderr)
+        print(f"prism feedback: {store_problem(store.description, e)}", file=sys.stderr)
         return EXIT_STORE
 
 

@@ -19,15 +19,18 @@ import redis
 from slack_bolt.error import BoltError
 from slack_sdk.errors import SlackClientError
 
-from prism_slack.errors import PrismError, StoreUnavailable
-from prism_slack.ports import StateStore
+from prism_slack import preload
+from prism_slack.errors import ConfigError, PrismError, StoreUnavailable
+from prism_slack.pipeline.turn import TurnDeps
+from prism_slack.ports import ReportStore, StateStore
+from prism_slack.preflight import explain_slack_error, quiet, token_problems
 from prism_slack.settings import Settings
 from prism_slack.slack.app import SlackOptions, build_app
 from prism_slack.slack.client import slack_credentials
 from prism_slack.slack.server import PrismGunicorn, build_wsgi_app, gunicorn_options
 from prism_slack.slack.socket_mode import build_socket_handler, run_socket_mode
 from prism_slack.state.persistence import Persistence
-from prism_slack.wiring import build_turn_deps, open_state
+from prism_slack.wiring import build_turn_deps, open_report_store, open_state
 
 DEFAULT_WORKERS = 2
 DEFAULT_THREADS = 8
@@ -75,11 +78,13 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     """`prism serve`: check the configuration here, then let gunicorn run the workers."""
     try:
         slack_credentials(settings, mode="http")
-        state = open_state(settings)  # fail fast on a bad REDIS_URL, then reports dir
-        deps = build_turn_deps(settings, state=state)
-        build_app(settings, deps, state, options=SlackOptions(start_worker=False))  # auth.test
-    except (PrismError, BoltError, SlackClientError, OSError) as e:
+        deps, state = start_up_deps(settings)
+        with quiet():  # auth.test
+            build_app(settings, deps, state, options=SlackOptions(start_worker=False))
+    except PrismError as e:
         return _fail("serve", e)
+    except (BoltError, SlackClientError, OSError) as e:
+        return _fail("serve", explain_slack_error(e, settings))
     problem = check_store(state, redis_url=settings.redis_url is not None)
     if problem is not None:
         return _fail("serve", problem)
@@ -100,7 +105,10 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         turn_budget_s=settings.prism_turn_budget_s,
     )
     slack_options = slack_options_from(settings, listener_threads=args.listener_threads)
-    PrismGunicorn(lambda: create_wsgi_app(settings, slack_options), options).run()
+    preload.warm(deps.reports, playbook_text=deps.playbook_text)
+    preload.freeze()  # the workers share what is loaded so far, copy-on-write
+    reports = deps.reports
+    PrismGunicorn(lambda: create_wsgi_app(settings, slack_options, reports), options).run()
     return 0
 
 
@@ -121,17 +129,27 @@ def check_store(state: StateStore, *, redis_url: bool, command: str = "serve") -
             return e
         print(f"prism {command}: warning: {e}", file=sys.stderr)
         return None
-    if redis_url:
+    if not redis_url:
+        print(
+            f"prism {command}: warning: REDIS_URL is not set: bindings, history and audit "
+            "records are kept in this process's memory and lost on restart",
+            file=sys.stderr,
+        )
+    else:
         report = state.persistence()
         if report.status is not Persistence.ON:
             print(f"prism {command}: warning: {report.detail}", file=sys.stderr)
     return None
 
 
-def create_wsgi_app(settings: Settings, options: SlackOptions | None = None) -> WSGIApplication:
-    """Build one worker's app: ports, Bolt app (and its turn worker), WSGI router."""
+def create_wsgi_app(
+    settings: Settings, options: SlackOptions | None = None, reports: ReportStore | None = None
+) -> WSGIApplication:
+    """Build one worker's app: ports, Bolt app (and its turn worker), WSGI router.
+    ``reports`` is the store the master loaded (shared copy-on-write), else a new one."""
     state = open_state(settings)
-    app = build_app(settings, build_turn_deps(settings, state=state), state, options=options)
+    deps = build_turn_deps(settings, reports=reports, state=state)
+    app = build_app(settings, deps, state, options=options)
     secret = slack_credentials(settings, mode="http").signing_secret
     return build_wsgi_app(app, state, signing_secret=secret)
 
@@ -147,20 +165,40 @@ def run_socket(args: argparse.Namespace, settings: Settings) -> int:
     """`prism socket`: connect over Socket Mode and serve until SIGINT/SIGTERM."""
     try:
         credentials = slack_credentials(settings, mode="socket")
-        state = open_state(settings)
-        deps = build_turn_deps(settings, state=state)
+        deps, state = start_up_deps(settings)
         problem = check_store(state, redis_url=settings.redis_url is not None, command="socket")
         if problem is not None:
             return _fail("socket", problem)
         options = slack_options_from(settings, listener_threads=DEFAULT_LISTENER_THREADS)
-        app = build_app(settings, deps, state, mode="socket", options=options)
-    except (PrismError, BoltError, SlackClientError, OSError) as e:
+        with quiet():
+            app = build_app(settings, deps, state, mode="socket", options=options)
+    except PrismError as e:
         return _fail("socket", e)
+    except (BoltError, SlackClientError, OSError) as e:
+        return _fail("socket", explain_slack_error(e, settings))
     assert credentials.app_token is not None
     run_socket_mode(build_socket_handler(app, credentials.app_token))
     return 0
 
 
-def _fail(command: str, error: Exception) -> int:
+def start_up_deps(settings: Settings) -> tuple[TurnDeps, StateStore]:
+    """The ports, checked before anything starts: Slack token formats (before any network
+    call), the reports directory, REDIS_URL, and no report duplicating another (a server
+    refuses to start rather than serve one company's report in place of another's)."""
+    problems = token_problems(settings)
+    if problems:
+        raise ConfigError("; ".join(map(str, problems)))
+    state = open_state(settings)  # fail fast on a bad REDIS_URL, then the reports
+    reports = open_report_store(settings)
+    if reports.refused:
+        listing = "\n  ".join(str(e) for e in reports.refused.values())
+        raise ConfigError(
+            f"refusing to start: {len(reports.refused)} report files duplicate another "
+            f"report, and no report may silently replace another:\n  {listing}"
+        )
+    return build_turn_deps(settings, reports=reports, state=state), state
+
+
+def _fail(command: str, error: Exception | str) -> int:
     print(f"prism {command}: {error}", file=sys.stderr)
     return 2

@@ -5,8 +5,12 @@
 FILE is claim-contract JSON (``{"claims": [...]}``), or ``-`` for standard input. With
 ``--json`` one JSON object is printed: ``report``, ``report_id``, ``report_digest``,
 ``evidence_root``, ``label`` and ``claims`` — one entry per input claim, in input order,
-with ``text``, ``kind``, ``evidence``, ``rung``, ``supported`` and ``reasons``. Without it,
-a verdict table. This output is a stable contract: other tools read it.
+with ``text``, ``kind``, ``evidence``, ``rung``, ``supported``, ``reasons`` (strings,
+``"<check>: <message>"``), and the three-state contract of DESIGN §6: ``status``
+(``settled``, ``undecided`` or ``failed``), ``undecided`` (a bool), ``needs_judge`` (would
+``PRISM_JUDGE=auto`` send it to the judge), ``rules`` (the rule id of every reason) and
+``undecided_reasons`` (``{check, rule, message}`` objects). Without it, a verdict table.
+This output is a stable contract: other tools read it.
 
 Exit status: 0 whatever the verdicts; ``EXIT_BAD_INPUT`` with a one-line error on stderr
 for an unknown report (the message lists the known ones), an invalid report file, an
@@ -25,6 +29,7 @@ from typing import Any
 from prism_slack.claims import Answer, parse_answer
 from prism_slack.errors import AnswerParseError, PrismError, UnknownReportError
 from prism_slack.llm.playbook import load_playbook
+from prism_slack.pipeline.judge import should_judge
 from prism_slack.reports.model import Report
 from prism_slack.reports.store import validate_directory
 from prism_slack.settings import Settings
@@ -124,6 +129,14 @@ def as_json(report: Report, verdicts: list[ClaimVerdict], label: Label) -> dict[
                 "rung": v.rung.value,
                 "supported": v.supported,
                 "reasons": [str(r) for r in v.reasons],
+                "status": v.status.value,
+                "undecided": v.undecided,
+                "needs_judge": should_judge(v, "auto"),
+                "rules": [r.rule for r in (*v.reasons, *v.undecided_reasons)],
+                "undecided_reasons": [
+                    {"check": r.check.slug, "rule": r.rule, "message": r.message}
+                    for r in v.undecided_reasons
+                ],
             }
             for v in verdicts
         ],
@@ -141,9 +154,9 @@ def render_table(
     lines.append("")
     if not verdicts:
         lines.append("(no claims: nothing is grounded)")
-    rows = [("#", "OK", "KIND", "RUNG", "CLAIM")]
+    rows = [("#", "STATE", "KIND", "RUNG", "CLAIM")]
     rows += [
-        (str(i), "yes" if v.supported else "NO", v.claim.kind, v.rung.value, v.claim.text)
+        (str(i), v.status.value, v.claim.kind, v.rung.value, v.claim.text)
         for i, v in enumerate(verdicts, start=1)
     ]
     widths = [max(len(row[c]) for row in rows) for c in range(4)]
@@ -156,7 +169,8 @@ def render_table(
         indent = " " * (sum(widths) + 8)
         if verdict.claim.evidence:
             lines.append(f"{indent}cites: {', '.join(verdict.claim.evidence)}")
-        lines += [f"{indent}- {reason}" for reason in verdict.reasons]
+        lines += [f"{indent}- {reason} [{reason.rule}]" for reason in verdict.reasons]
+        lines += [f"{indent}? {r} [{r.rule}]" for r in verdict.undecided_reasons]
     return "\n".join(lines)
 
 

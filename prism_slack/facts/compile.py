@@ -23,11 +23,13 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
+from functools import lru_cache
 from typing import Any
 
 from prism_slack.evidence import join_key
 from prism_slack.facts import display
 from prism_slack.facts.model import (
+    AGAINST,
     FactKind,
     Granularity,
     Quantity,
@@ -47,9 +49,6 @@ from prism_slack.facts.words import (
 )
 from prism_slack.verify.numbers import QKind, scan
 from prism_slack.verify.quantity import Quantity as Scanned
-
-AGAINST = "a multiple of what it is set against"
-"""The note of a ratio whose key sets it against something (``submissionsVsPriorYear``)."""
 
 PASSAGE_WORDS = 9
 """A text of this many words or more (or of more than one sentence) is a passage."""
@@ -350,6 +349,11 @@ class _Compiler:
                 **base, kind=kind, display=_sentence_cut(stripped), text=stripped,
                 sources={"value": Source.VALUE},
             )  # fmt: skip
+        fast = _plain_figure(core)
+        if fast is not None:
+            fact = self._plain(base, fast, core, words, parents, scope, approx=approx)
+            if fact is not None:
+                return fact
         found = scan(core, report_text=True)
         quantities = [q for q in found.quantities if q.kind is not QKind.RECORD or not q.parts]
         whole = _whole(core, found.masked, quantities)
@@ -362,6 +366,45 @@ class _Compiler:
             **base, kind=kind, display=_sentence_cut(stripped), text=stripped,
             sources={"value": Source.VALUE},
         )  # fmt: skip
+
+    def _plain(  # noqa: PLR0917
+        self,
+        base: dict[str, Any],
+        m: re.Match[str],
+        core: str,
+        words: Sequence[str],
+        parents: Sequence[str],
+        scope: _Scope,
+        *,
+        approx: bool,
+    ) -> TypedFact | None:
+        """A value that is one figure and nothing else (``34%``, ``£212.4m``, ``+31``),
+        read without the full grammar; anything else (a unit word, a date) goes to it."""
+        number = Decimal(m.group("num").replace(",", ""))
+        sign = -1 if m.group("sign") in ("-", "−") else 1
+        signed = m.group("sign") is not None
+        symbol, suffix = m.group("cur"), (m.group("suffix") or "").lower()
+        if not symbol and not suffix:
+            return self._number(
+                base, number * sign, words, parents, scope, approx=approx, signed=signed
+            )
+        decimals = len(m.group("num").partition(".")[2])
+        if suffix == "%" and not symbol:
+            q = Quantity(value=float(number) * sign, unit=Unit.PERCENT, decimals=decimals,
+                         approx=approx, signed=signed)  # fmt: skip
+        elif symbol and suffix != "%":
+            factor = scale_factor(suffix) if suffix else 1.0
+            if factor is None:
+                return None
+            q = Quantity(value=float(number) * sign * factor, unit=Unit.CURRENCY,
+                         currency=currency_code(symbol), decimals=decimals, approx=approx,
+                         signed=signed)  # fmt: skip
+        else:
+            return None
+        shown = core.strip() if approx else display.quantity(q)
+        sources = {"value": Source.VALUE, "unit": Source.VALUE}
+        return TypedFact(**base, kind=FactKind.QUANTITY, display=shown, quantity=q,
+                         sources=sources)  # fmt: skip
 
     def _scanned(  # noqa: PLR0917
         self,
@@ -427,6 +470,22 @@ class _Compiler:
 
 
 # -- helpers ------------------------------------------------------------------------------
+
+
+_FIGURE = re.compile(
+    r"^(?P<sign>[+\-−])?(?P<cur>[$€£])?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+    r"(?P<suffix>%|bn|mn|[kmb])?$",
+    re.IGNORECASE,
+)
+
+
+def _plain_figure(text: str) -> re.Match[str] | None:
+    """``34%``, ``£212.4m``, ``+31``, ``1,140``: a value that is one figure alone. A
+    four-digit year-like number is left to the grammar (it may be a year)."""
+    m = _FIGURE.match(text.strip())
+    if m is None or (not m.group("cur") and not m.group("suffix") and len(m.group("num")) == 4):
+        return None
+    return m
 
 
 def _name_or_passage(text: str) -> FactKind:
@@ -541,14 +600,19 @@ def _period(key: str, words: Sequence[str], scope: _Scope) -> tuple[When | None,
             text = m.group(0).strip("()")
     if text is None:
         return None, None
-    found = scan(text, report_text=True)
-    for q in found.quantities:
+    return _period_of(text), text
+
+
+@lru_cache(maxsize=4096)
+def _period_of(text: str) -> When | None:
+    """A period label (``FY25``, ``Q3 2025``, ``2024``) read once per distinct label."""
+    for q in scan(text, report_text=True).quantities:
         when = _when(q)
         if when is not None:
-            return when, text
+            return when
         if q.kind is QKind.NUMBER and q.year_like:
-            return _year(int(q.value)), text
-    return None, text
+            return _year(int(q.value))
+    return None
 
 
 def _when(q: Scanned) -> When | None:

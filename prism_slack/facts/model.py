@@ -14,6 +14,9 @@ from itertools import pairwise
 
 from pydantic import BaseModel, ConfigDict
 
+AGAINST = "a multiple of what it is set against"
+"""The note of a ratio whose key sets it against something (``submissionsVsPriorYear``)."""
+
 
 class FactKind(StrEnum):
     QUANTITY = "quantity"

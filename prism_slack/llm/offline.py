@@ -45,6 +45,7 @@ from prism_slack.llm import offline_wording as wording
 from prism_slack.llm.offline_index import Hit, Item, ReportIndex, Terms, index_for
 from prism_slack.llm.playbook import Frame, Move, Playbook, load_playbook
 from prism_slack.ports import AnswerRequest, HistoryTurn
+from prism_slack.reports.hazards import cites_instruction
 
 if TYPE_CHECKING:  # the facts package imports the verifier, which imports reports
     from prism_slack.facts import Quantity
@@ -988,6 +989,9 @@ class OfflineAnswerer:
         history = [t for t in request.history if t.report in (None, request.report.slug)]
         composer = Composer(index, self._playbook, self._max_claims)
         claims = composer.answer(request.question, history)
+        # Report text is data (issue 22): a value addressing an assistant is never a fact.
+        kept = [c for c in claims if not cites_instruction(request.report, c.evidence)]
+        claims = kept if kept or not claims else [absent()]
         logger.debug(
             "offline answer report=%s claims=%d kinds=%s latency_ms=%.2f",
             request.report.slug,

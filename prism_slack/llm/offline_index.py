@@ -28,7 +28,6 @@ from rank_bm25 import BM25Okapi
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
-import prism_slack.verify  # noqa: F401  (loads the facts package the one way its cycle allows)
 from prism_slack.evidence import Leaf, join_key
 from prism_slack.llm import lexicon
 from prism_slack.reports.detect import CompanyIndex

@@ -2,10 +2,11 @@
 
 Every untrusted string (claim, footnote path and value, company, notice, message,
 candidate) is defanged exactly once, here, before our own mrkdwn (bold, emoji, bullets) is
-added, and every mrkdwn text is ``verbatim`` so Slack does not auto-link bare URLs or
-channel names in it. Long text is split across sections at line, sentence or word
-boundaries; an answer too big for one message loses its last claims, and a context line
-says how many.
+added; text that comes from a report (claims, footnote values, header, candidates) also
+has its mrkdwn formatting characters made inert (``as_text``), so it renders as text. Every
+mrkdwn text is ``verbatim`` so Slack does not auto-link bare URLs or channel names in it.
+Long text is split across sections at line, sentence or word boundaries; an answer too big
+for one message loses its last claims, and a context line says how many.
 
 Blocks are built with ``slack_sdk.models.blocks`` (so Slack's per-object limits are the
 library's, checked as each block is serialised) and handed on as their dicts. Every answer
@@ -29,7 +30,7 @@ from slack_sdk.models.blocks import (
 )
 
 from prism_slack.pipeline.result import Footnote, Outcome, TurnResult
-from prism_slack.render.defang import defang
+from prism_slack.render.defang import as_text, defang
 from prism_slack.render.limits import (
     CONTEXT_TEXT,
     FALLBACK_TEXT,
@@ -159,7 +160,7 @@ def _claims_that_fit(view: View, turn_id: str | None) -> int:
 def _layout(view: View, turn_id: str | None) -> list[Block]:
     blocks: list[Block] = []
     if view.header:
-        first, *rest = (defang(part) for part in view.header)
+        first, *rest = (as_text(part) for part in view.header)
         line = f":page_facing_up: *{first}*" + "".join(HEADER_SEPARATOR + p for p in rest)
         blocks.append(_section(clip(line, SECTION_TEXT)))
     if view.notice:
@@ -168,7 +169,7 @@ def _layout(view: View, turn_id: str | None) -> list[Block]:
         blocks += _answer(view)
     else:
         blocks += [_section(c) for c in _chunks(defang(view.message or ""), SECTION_TEXT)]
-        bullets = "\n".join(f"• {defang(c)}" for c in view.candidates)
+        bullets = "\n".join(f"• {as_text(c)}" for c in view.candidates)
         blocks += [_section(c) for c in _chunks(bullets, SECTION_TEXT)]
     if turn_id:
         blocks.append(feedback_block(turn_id))
@@ -210,7 +211,7 @@ def _cut_text(count: int) -> str:
 
 
 def _claim(line: ViewLine, view: View) -> str:
-    text = defang(line.shown(view.footnotes))
+    text = as_text(line.shown(view.footnotes))
     if line.citations:
         text += _NBSP + "".join(f"[{n}]" for n in line.citations)
     if line.rewritten:
@@ -278,5 +279,5 @@ def _footnote_line(f: Footnote) -> str:
     first, the field path after it (the path alone when the field has no label)."""
     path = f"`{defang(f.path).replace('`', 'ʼ')}`"
     if not f.label:
-        return f"[{f.n}] {path} = {defang(f.value)}"
-    return f"[{f.n}] {defang(f.label)} = {defang(f.value)} · {path}"
+        return f"[{f.n}] {path} = {as_text(f.value)}"
+    return f"[{f.n}] {as_text(f.label)} = {as_text(f.value)} · {path}"

@@ -8,6 +8,11 @@ those three as HTML entities; with them escaped, ``<!channel>``, ``<@U123>``, ``
 
 ``defang`` is applied exactly once to each untrusted string, before our own formatting is
 added; ``undefang`` is its exact inverse (tests and logs use it).
+
+Text from a report (claims, footnote values, company names) also goes through ``as_text``:
+Slack has no escape for its formatting characters, so ``*``, `````, ``~`` and an ``_`` that
+could open or close italics are replaced with look-alikes that format nothing (``∗``,
+``ˋ``, ``∼``, ``ˍ``). ``*bold*`` in a report value then reads as written, not as bold.
 """
 
 from __future__ import annotations
@@ -33,6 +38,15 @@ def defang(text: str) -> str:
     """``text`` escaped for Slack mrkdwn: no ``<``/``>`` left, broadcasts neutralised."""
     escaped = _CONTROL.sub(lambda m: _ESCAPES[m.group(0)], text)
     return _PING.sub("@" + ZWJ, escaped)
+
+
+_FORMATTING = re.compile(r"[*`~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
+_INERT = {"*": "\u2217", "`": "\u02cb", "~": "\u223c", "_": "\u02cd"}
+
+
+def as_text(text: str) -> str:
+    """``defang(text)`` with Slack's mrkdwn formatting characters made inert."""
+    return _FORMATTING.sub(lambda m: _INERT[m.group(0)], defang(text))
 
 
 def undefang(text: str) -> str:

@@ -2,7 +2,11 @@
 
 Every file is validated when the store is built (and on ``reload()``). A bad file is
 skipped with a ``ReportError`` naming the file, the JSON path and the problem; the rest are
-served. Company detection is delegated to ``reports/detect.py``.
+served. Two files for one company name, report id or domain are both refused (a
+``DuplicateReportFile`` naming both): no report ever silently replaces another, and
+``get`` on a refused slug says so (``RefusedReportError``). A file over the size cap
+(``max_bytes``, PRISM_REPORT_MAX_MB) is refused before it is read. Company detection is
+delegated to ``reports/detect.py``.
 """
 
 from __future__ import annotations
@@ -17,7 +21,13 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from prism_slack.errors import ConfigError, ReportError, UnknownReportError
+from prism_slack.errors import (
+    ConfigError,
+    DuplicateReportFile,
+    RefusedReportError,
+    ReportError,
+    UnknownReportError,
+)
 from prism_slack.evidence import join_key
 from prism_slack.ports import Detection
 from prism_slack.reports.detect import CompanyIndex, normalise_name
@@ -33,6 +43,10 @@ _SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 MAX_DEPTH = 64
 """Deepest nesting of objects and arrays a report may have (real reports use a handful)."""
 _TOO_DEEP = f"invalid JSON: nested deeper than {MAX_DEPTH} levels"
+MB = 1_000_000
+DEFAULT_MAX_BYTES = 5 * MB
+"""The default report size cap (PRISM_REPORT_MAX_MB=5): the largest real report is ~20 KB,
+and every turn reads the whole report, so a 20 MB file makes every answer slow."""
 
 
 def _reject_constant(name: str) -> Any:
@@ -94,39 +108,63 @@ def _problem(kind: str, message: str) -> str:
     return "Input should be an object" if kind == "model_type" else message
 
 
-def check_report_file(file: Path, slug: str) -> tuple[Report | None, list[ReportError]]:
-    """Read and validate one report file: the report, or every problem found in it."""
+def read_document(file: Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> dict[str, Any]:
+    """The JSON object in ``file``; raises ``ReportError`` naming what is wrong and the fix.
+
+    A file over ``max_bytes`` is refused before it is read."""
     name = str(file)
-    if not _SLUG.match(slug):
-        problem = (
-            f"directory name {slug!r} is not a valid slug "
-            "(lower-case letters and digits, separated by single hyphens)"
-        )
-        return None, [ReportError(name, ROOT_PATH, problem)]
     try:
+        size = file.stat().st_size
+        if size > max_bytes:
+            problem = (
+                f"{size / MB:.1f} MB, over the {max_bytes / MB:g} MB report size cap "
+                "(split the report, or raise PRISM_REPORT_MAX_MB)"
+            )
+            raise ReportError(name, ROOT_PATH, problem)
         text = file.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
-        return None, [ReportError(name, ROOT_PATH, f"missing: no {REPORT_FILE} in the directory")]
+        raise ReportError(name, ROOT_PATH, "missing: there is no such file") from None
     except UnicodeDecodeError as e:
-        return None, [ReportError(name, ROOT_PATH, f"not UTF-8 text (byte {e.start})")]
+        raise ReportError(name, ROOT_PATH, f"not UTF-8 text (byte {e.start})") from None
     except OSError as e:
-        return None, [ReportError(name, ROOT_PATH, f"cannot read: {e.strerror or e}")]
+        raise ReportError(name, ROOT_PATH, f"cannot read: {e.strerror or e}") from None
     try:
         data: Any = json.loads(
             text, parse_constant=_reject_constant, parse_float=_finite_float, parse_int=_int
         )
     except json.JSONDecodeError as e:
-        problem = f"invalid JSON: {e.msg} at line {e.lineno} column {e.colno}"
-        return None, [ReportError(name, ROOT_PATH, problem)]
+        what = e.msg.removesuffix(" at")  # "Unterminated string starting at"
+        problem = f"invalid JSON at line {e.lineno} column {e.colno}: {what[:1].lower()}{what[1:]}"
+        raise ReportError(name, ROOT_PATH, problem) from None
     except RecursionError:
-        return None, [ReportError(name, ROOT_PATH, _TOO_DEEP)]
+        raise ReportError(name, ROOT_PATH, _TOO_DEEP) from None
     except ValueError as e:  # NaN or Infinity, or a number Python cannot hold
-        return None, [ReportError(name, ROOT_PATH, f"invalid JSON: {e}")]
+        raise ReportError(name, ROOT_PATH, f"invalid JSON: {e}") from None
     if _depth_exceeds(data, MAX_DEPTH):
-        return None, [ReportError(name, ROOT_PATH, _TOO_DEEP)]
+        raise ReportError(name, ROOT_PATH, _TOO_DEEP)
     if not isinstance(data, dict):
         problem = f"expected a JSON object at the top level, got {_type_name(data)}"
-        return None, [ReportError(name, ROOT_PATH, problem)]
+        raise ReportError(name, ROOT_PATH, problem)
+    return data
+
+
+def _slug_problem(name: str, slug: str) -> ReportError | None:
+    if _SLUG.match(slug):
+        return None
+    problem = (
+        f"directory name {slug!r} is not a valid slug "
+        "(lower-case letters and digits, separated by single hyphens)"
+    )
+    return ReportError(name, ROOT_PATH, problem)
+
+
+def check_document(
+    name: str, slug: str, data: dict[str, Any]
+) -> tuple[Report | None, list[ReportError]]:
+    """Validate one parsed report (``name`` is its file): the report, or every problem."""
+    bad_slug = _slug_problem(name, slug)
+    if bad_slug is not None:
+        return None, [bad_slug]
     try:
         return build_report(slug, data), []
     except ValidationError as e:
@@ -137,25 +175,56 @@ def check_report_file(file: Path, slug: str) -> tuple[Report | None, list[Report
         return None, errors
 
 
-def _duplicates(reports: list[Report], files: dict[str, str]) -> list[ReportError]:
-    """Problems that span files: the same company, domain or report id twice. The later
-    slug (in sorted order) is the one reported."""
-    errors: list[ReportError] = []
-    seen: dict[tuple[str, str], str] = {}
+def check_report_file(
+    file: Path, slug: str, *, max_bytes: int = DEFAULT_MAX_BYTES
+) -> tuple[Report | None, list[ReportError]]:
+    """Read and validate one report file: the report, or every problem found in it."""
+    bad_slug = _slug_problem(str(file), slug)
+    if bad_slug is not None:
+        return None, [bad_slug]
+    if not file.exists():
+        problem = f"missing: no {REPORT_FILE} in the directory"
+        return None, [ReportError(str(file), ROOT_PATH, problem)]
+    try:
+        data = read_document(file, max_bytes=max_bytes)
+    except ReportError as e:
+        return None, [e]
+    return check_document(str(file), slug, data)
+
+
+_UNIQUE = {"company.name": "company name", "report.id": "report id", "company.domain": "domain"}
+"""What no two reports may share, by envelope path."""
+
+
+def _unique_values(report: Report) -> dict[str, str]:
+    company = report.company
+    values = {
+        "company.name": normalise_name(company.name),
+        "report.id": report.id.strip(),
+        "company.domain": (company.domain or "").strip().lower().removeprefix("www."),
+    }
+    return {path: value for path, value in values.items() if value}
+
+
+def find_duplicates(reports: list[Report], files: dict[str, str]) -> list[DuplicateReportFile]:
+    """One error per file that shares a company name, report id or domain with another,
+    naming the others: every file of a collision is refused, none wins."""
+    holders: dict[tuple[str, str], list[str]] = {}
     for report in reports:
-        company = report.company
-        fields = [
-            ("company.name", normalise_name(company.name)),
-            ("company.domain", (company.domain or "").strip().lower().removeprefix("www.")),
-            ("report.id", report.id.strip()),
-        ]
-        for path, value in fields:
-            if not value:
-                continue
-            first = seen.setdefault((path, value), report.slug)
-            if first != report.slug:
-                problem = f"duplicate: {files[first]} has the same {path.split('.')[-1]}"
-                errors.append(ReportError(files[report.slug], path, problem))
+        for key in _unique_values(report).items():
+            holders.setdefault(key, []).append(report.slug)
+    clashes: dict[str, dict[str, set[str]]] = {}  # slug -> path -> other slugs
+    for (path, _), slugs in holders.items():
+        for slug in slugs if len(slugs) > 1 else ():
+            clashes.setdefault(slug, {}).setdefault(path, set()).update(set(slugs) - {slug})
+    errors = []
+    for slug in sorted(clashes):
+        by_path = clashes[slug]
+        paths = [p for p in _UNIQUE if p in by_path]
+        others = sorted({files[o] for slugs in by_path.values() for o in slugs})
+        words = [_UNIQUE[p] for p in paths]
+        same = " and ".join([", ".join(words[:-1]), words[-1]] if len(words) > 1 else words)
+        errors.append(DuplicateReportFile(files[slug], paths[0], same, others))
     return errors
 
 
@@ -173,7 +242,9 @@ def _report_dirs(directory: Path) -> list[Path]:
     return [p for p in entries if p.is_dir() and not p.name.startswith((".", "_"))]
 
 
-def validate_directory(directory: Path) -> tuple[list[Report], list[ReportError]]:
+def validate_directory(
+    directory: Path, *, max_bytes: int = DEFAULT_MAX_BYTES
+) -> tuple[list[Report], list[ReportError]]:
     """Every valid report in ``directory`` (sorted by slug) and every problem found.
 
     Raises ``ConfigError`` when the directory itself is missing or unreadable.
@@ -183,36 +254,39 @@ def validate_directory(directory: Path) -> tuple[list[Report], list[ReportError]
     files: dict[str, str] = {}
     for path in _report_dirs(directory):
         file = path / REPORT_FILE
-        report, problems = check_report_file(file, path.name)
+        report, problems = check_report_file(file, path.name, max_bytes=max_bytes)
         errors += problems
         if report is not None:
             reports.append(report)
             files[report.slug] = str(file)
-    duplicates = _duplicates(reports, files)
-    if duplicates:
-        dropped = {e.file for e in duplicates}
-        reports = [r for r in reports if files[r.slug] not in dropped]
-        errors += duplicates
-    return reports, errors
+    duplicates = find_duplicates(reports, files)
+    refused = {e.file for e in duplicates}
+    return [r for r in reports if files[r.slug] not in refused], errors + duplicates
 
 
 class FileReportStore:
     """``ReportStore`` over a directory; reports are loaded at construction and ``reload()``."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
         self.directory = directory
+        self.max_bytes = max_bytes
         self._loaded: tuple[dict[str, Report], CompanyIndex] = ({}, CompanyIndex([]))
         self.errors: list[ReportError] = []
+        self.refused: dict[str, DuplicateReportFile] = {}
+        """Slugs whose file duplicates another report's, with the error naming both."""
         self.reload()
 
     def reload(self) -> None:
         """Re-read every file; raises ``ConfigError`` if the directory is unusable."""
         started = time.perf_counter()
-        reports, errors = validate_directory(self.directory)
+        reports, errors = validate_directory(self.directory, max_bytes=self.max_bytes)
         for error in errors:
             logger.warning("skipped report file %s: %s: %s", error.file, error.path, error.problem)
         self._loaded = ({r.slug: r for r in reports}, CompanyIndex(reports))
         self.errors = errors
+        self.refused = {
+            Path(e.file).parent.name: e for e in errors if isinstance(e, DuplicateReportFile)
+        }
         elapsed_ms = (time.perf_counter() - started) * 1000
         logger.info(
             "loaded %d reports from %s (%d problems) in %.1f ms",
@@ -228,6 +302,8 @@ class FileReportStore:
         try:
             return self._loaded[0][slug]
         except KeyError:
+            if slug in self.refused:
+                raise RefusedReportError(slug, self.slugs(), self.refused[slug]) from None
             raise UnknownReportError(slug, self.slugs()) from None
 
     def all(self) -> list[Report]:

@@ -5,8 +5,8 @@ used, so fakeredis needs no ``lupa``): transactions are MULTI/EXEC pipelines and
 bucket is a WATCH/MULTI transaction. Turns (the durable work of answering) live in
 :mod:`prism_slack.state.turns`.
 
-- :func:`open_state_store` — ``REDIS_URL`` → store (or the in-memory default, with a
-  start-up WARNING, when there is none).
+- :func:`open_state_store` — ``REDIS_URL`` → store (or the in-memory default when there
+  is none; the servers warn about it at start-up, terminal commands do not).
 - :func:`memory_store` — the in-memory default (state is lost on restart).
 
 Every Redis error becomes ``StoreUnavailable`` in one place (:func:`redis_call`), which
@@ -334,12 +334,12 @@ def open_state_store(
 ) -> RedisStateStore:
     """The store on ``redis_url`` (``redis://``, ``rediss://``, ``unix://``).
 
-    With no URL, the in-memory default, announced with a WARNING. No connection is made
-    here (call ``ping()`` to check one). Timeouts and connection errors are retried
-    ``retries`` times with a short jittered backoff, then raise ``StoreUnavailable``.
+    With no URL, the in-memory default, logged at INFO (``prism serve`` warns). No
+    connection is made here (call ``ping()`` to check one). Timeouts and connection errors
+    are retried ``retries`` times with a short jittered backoff, then raise ``StoreUnavailable``.
     """
     if not redis_url:
-        logger.warning(
+        logger.info(  # a server says so at start-up; terminal commands stay quiet
             "REDIS_URL is not set: state (bindings, history, audit) is kept in memory "
             "and lost on restart"
         )

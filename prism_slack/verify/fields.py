@@ -11,8 +11,7 @@ from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
 
 from prism_slack.evidence import Scalar
-from prism_slack.facts import Source, TypedFact, Unit
-from prism_slack.facts.compile import AGAINST
+from prism_slack.facts.model import AGAINST, Source, TypedFact, Unit
 from prism_slack.verify import lexicon
 from prism_slack.verify.calendar import _two_digit_year
 from prism_slack.verify.numbers import Scan, scan

@@ -17,7 +17,7 @@ from typing import Any
 
 from prism_slack import language
 from prism_slack.evidence import Leaf, canonical_path, join_key
-from prism_slack.facts import TypedFact
+from prism_slack.facts.model import TypedFact
 from prism_slack.language import stem, words
 from prism_slack.reports.model import Report
 from prism_slack.verify import concepts, lexicon

@@ -26,8 +26,7 @@ from importlib import resources
 from wordfreq import zipf_frequency
 
 from prism_slack import language
-from prism_slack.facts import FactKind, TypedFact, Unit
-from prism_slack.facts.compile import AGAINST
+from prism_slack.facts.model import AGAINST, FactKind, TypedFact, Unit
 from prism_slack.reports.model import Report
 from prism_slack.verdict import Check, Reason
 from prism_slack.verify.anchors import matches
@@ -94,7 +93,8 @@ COMMON_ZIPF = 4.0
 """A name made only of words this common in English (``American``, ``North America``,
 ``Independence Day``) may be said in other words than the report's (``United States``)."""
 
-_QUOTED = re.compile(r"^'([^']+)'")
+_QUOTED = re.compile(r"^'(.+?)'(?=[\s:,.]|$)")
+"""The figure or name a reason quotes first (``'Kenji's Apigee' appears in …``)."""
 _UNIT_DIMENSION = {
     Unit.CURRENCY: "money",
     Unit.PERCENT: "percent",
@@ -158,7 +158,7 @@ def decide(
         rule = _unbound(q, report, cited, claim_text)
         if rule is not None:
             doubts.append(_doubt(rule, f"'{q.text}': {rule.doc}"))
-    named = _other_field_named(cited, found, claim_text)
+    named = _other_field_named(report, cited, found, claim_text)
     if named:
         doubts.append(_doubt(SETTLE_FIELD, f"{SETTLE_FIELD.doc}: {named}"))
     return kept, doubts
@@ -196,7 +196,7 @@ def _no_proof(  # noqa: PLR0917
         q = next((q for q in found if q.text == said), None)
         if q is None:
             return None
-        if _beyond(q, said, reason, cited, facts, claim_text):
+        if _beyond(q, said, reason, cited, facts, claim_text, report.company.name):
             return FAIL_BEYOND
         if reason.rule == COUNT_MISMATCH:
             return None  # a cited list counted: its size is typed
@@ -216,9 +216,10 @@ def _no_proof(  # noqa: PLR0917
     return None
 
 
-_VAGUE_DATE = re.compile(
-    r"\b(?:early|late|spring|summer|autumn|fall|winter|end|start|beginning)\b", re.I
-)
+_VAGUE = r"(?:early|late|middle|spring|summer|autumn|fall|winter|end|start|beginning)"
+"""Words for a part of a year the date grammar does not read (it reads ``mid-2026``)."""
+_VAGUE_DATE = re.compile(rf"\b{_VAGUE}\b", re.I)
+_SPANS = r"(?:decades?|centur(?:y|ies)|years?|months?|weeks?|days?)"
 _CALENDAR_UNITS = frozenset({"month", "months", "year", "years"})
 
 
@@ -229,19 +230,39 @@ def _beyond(  # noqa: PLR0917
     cited: Sequence[LeafFacts],
     facts: Sequence[TypedFact | None],
     text: str,
+    report_name: str,
 ) -> bool:
     """Does the figure need reckoning the checks do not do: a decade or century, a vague
     date (``late 2024``), a year the cited dates hold but said in other words, months
     against days, or arithmetic over two cited numbers?"""
     century = re.search(rf"{re.escape(said)}\s+centur", text, re.I)
     decade = re.search(r"\b(?:\d{3}0|'\d0)'?s\b", said)
-    if decade or century or _VAGUE_DATE.search(said):
+    figure = re.escape(said)
+    letters = re.sub(_VAGUE, "", said, flags=re.I)
+    yearly = q.year_like or (
+        q.kind in (QKind.DATE, QKind.PERIOD) and not re.search(r"[A-Za-z]{3}", letters)
+    )  # a year, perhaps with a vague part (``late 2024``), no month
+    if decade or century or (yearly and _VAGUE_DATE.search(said)):
         return True
+    if yearly and re.search(rf"\b{_VAGUE}\s+(?:of\s+)?(?:the\s+)?(?:year\s+)?{figure}", text, re.I):
+        return True  # ``middle 1960``, ``the spring of 1874``: a part of a year
+    if q.kind is QKind.NUMBER and re.search(
+        rf"\b(?:when\s+\w+\s+(?:was|were|is|turned)|aged?|age of)\s+(?:about\s+)?{figure}\b"
+        rf"(?!\s*(?:%|percent))|{figure}(?:th)?\s+(?:years?\s+old|birthday)",
+        text,
+        re.I,
+    ):
+        return True  # an age, reckoned from dates the checks do not subtract
+    dated = any(f is not None and f.kind is FactKind.DATE for f in facts)
+    if dated and re.search(rf"{figure}\s+(?:\w+\s+)?{_SPANS}\b", text, re.I):
+        return True  # a span of time against dates: arithmetic the checks do not do
+    if said in report_name:
+        return True  # a figure of the prospect's own name (``the 1984 Winter Olympics``)
     said_year = str(int(q.value)) if q.year_like else ""
     if (
         said_year
         and q.bound == "eq"
-        and any(f is not None and said_year in f.display for f in facts)
+        and any(f is not None and said_year in f"{f.display} {f.period_text}" for f in facts)
     ):
         return True  # the year is there (or counted as a list's size): the wording is not read
     if reason.rule == COUNT_MISMATCH:
@@ -320,13 +341,17 @@ def _name_unproven(
     if squashed in _report_names(report, frozenset(cited_paths)):
         return None
     words = re.findall(r"[A-Za-z]+", fold(name).lower())
-    plain = re.fullmatch(r"[A-Za-z]+(?: [A-Za-z]+)*", fold(name)) is not None
+    plain = re.fullmatch(r"[A-Za-z]+(?:[ -][A-Za-z]+)*", fold(name)) is not None
     claim_words = _claim_words(text)
     slot_named = any(
         f is not None and f.kind is FactKind.NAME and _key_words(f.path) & claim_words
         for f in facts
     )  # ``They use X for reviews`` citing ``vendors.reviews``: X fills that slot
-    if plain and not slot_named and all(zipf_frequency(w, "en") >= COMMON_ZIPF for w in words):
+    if (
+        plain
+        and not (slot_named and len(words) > 1)
+        and all(zipf_frequency(w, "en") >= COMMON_ZIPF for w in words)
+    ):
         return FAIL_NAME_FORM  # common words (a place, a people, a season) may be said otherwise
     own = {w for n in [report.company.name, *report.company.aliases] for w in _words(fold(n))}
     if squashed in squash_name(fold(report.company.name)) or own & {w for w in words if len(w) > 3}:
@@ -337,9 +362,19 @@ def _name_unproven(
         if f is not None and f.text is not None
         for token in re.findall(r"[A-Za-z][A-Za-z.]*", f.text)
     }
+    initials = {
+        "".join(w[0] for w in phrase.split()).lower()
+        for f in facts
+        if f is not None and f.text is not None
+        for phrase in re.findall(r"[A-Z][a-z]+(?: [A-Z][a-z]+)+", f.text)
+    }
+    if squashed in initials:
+        return FAIL_NAME_FORM  # ``U.S.`` for ``United States``
     parts = [squash_name(w) for w in re.findall(r"[A-Za-z][A-Za-z.]*", name)]
-    if parts and all(any(_form_of(p, t, dotted) for t, dotted in tokens if t) for p in parts if p):
-        return FAIL_NAME_FORM
+    formed = [any(_form_of(p, t, dotted) for t, dotted in tokens if t) for p in parts if p]
+    common = [zipf_frequency(p, "en") >= COMMON_ZIPF for p in parts if p]
+    if any(formed) and all(f or c for f, c in zip(formed, common, strict=True)):
+        return FAIL_NAME_FORM  # each rare word a form of a cited one (``Counter Liffey's``)
     return None
 
 
@@ -350,6 +385,8 @@ def _words(text: str) -> set[str]:
 def _form_of(said: str, cited: str, initials: bool) -> bool:
     """``spain`` of ``spanish``: one starts as the other does, in four letters or more, or
     the cited word is initials (``U.S.``) that the name starts with (``USA``)."""
+    if said == cited:
+        return True
     if initials and len(cited) >= 2:
         return said.startswith(cited)
     if min(len(said), len(cited)) < 4:
@@ -452,35 +489,53 @@ def _assertions(text: str) -> set[str]:
 
 
 def _other_field_named(
-    cited: Sequence[LeafFacts], found: Sequence[Quantity], text: str
+    report: Report, cited: Sequence[LeafFacts], found: Sequence[Quantity], text: str
 ) -> str | None:
     """``the score for the home team of brentford``: the value (``brentford``) is the
     ``away_team``'s, and the claim names ``home``, the word that sets its sibling
     ``home_team`` apart, and not ``away``. Returns the value's field, or ``None``."""
     if len(cited) < 2:
         return None
-    said = set(re.findall(r"[a-z0-9]+", text.lower()))
-    folded = " ".join(re.findall(r"[a-z0-9]+", text.lower()))
+    said = {w.rstrip("s") if len(w) > 3 else w for w in re.findall(r"[a-z0-9]+", text.lower())}
+    folded = f" {' '.join(re.findall(r'[a-z0-9]+', text.lower()))} "
+
+    def holds(leaf: LeafFacts) -> bool:
+        stored = report.evidence.leaf(leaf.path)
+        written = fold(stored.render()).lower() if stored is not None else ""
+        value = " ".join(re.findall(r"[a-z0-9]+", written))
+        values = [v for v in leaf.quantities if not v.from_path]
+        if any(matches(q, v) for q in found if not q.optional for v in values):
+            return True
+        return len(value) >= 2 and not value.isdigit() and f" {value} " in folded
+
+    stated = {leaf.path for leaf in cited if holds(leaf)}
     for leaf in cited:
-        value = " ".join(re.findall(r"[a-z0-9]+", leaf.record_text.lower()))
-        holds = any(matches(q, v) for q in found if not q.optional for v in leaf.quantities) or (
-            len(value) >= 3 and not value.isdigit() and f" {value} " in f" {folded} "
-        )
-        if not holds:
+        if leaf.path not in stated:
             continue
         own = _key_tokens(leaf.path)
         for other in cited:
             theirs = _key_tokens(other.path)
-            if other.path == leaf.path or not own & theirs:
-                continue
-            if (theirs - own) & said and not (own - theirs) & said:
+            if other.path in stated or not theirs:
+                continue  # a sibling whose own value the claim states names that value
+            if own & theirs:  # contrasting siblings: home_team and away_team, strongs and
+                # strongs_transliteration (every word that sets a longer key apart is said)
+                extra = theirs - own
+                named = bool(extra & said) and not (own - theirs) & said
+                named = named and (bool(own - theirs) or extra <= said)
+            else:  # another cited field named whole: ``directed in 1993`` of a release date
+                named = theirs <= said and not own & said
+            if named:
                 return leaf.path
     return None
 
 
 def _key_tokens(path: str) -> frozenset[str]:
     last = re.split(r"\.(?![^\[]*\])", path)[-1]
-    return frozenset(re.findall(r"[a-z0-9]+", last.lower())) - {"col"}
+    return frozenset(w.rstrip("s") if len(w) > 3 else w for w in re.findall(
+        r"[a-z0-9]+", last.lower())) - _KEY_FILLERS  # fmt: skip
+
+
+_KEY_FILLERS = frozenset({"col", "by", "of", "the", "and", "in", "for", "to", "s"})
 
 
 @lru_cache(maxsize=4096)

@@ -89,6 +89,22 @@ def markdown() -> str:
         "Each rule belongs to a hard check of DESIGN §6. A rule that *fails* a claim gives "
         "a reason (`ClaimVerdict.reasons`); one that leaves it *undecided* gives an "
         "undecided reason (`ClaimVerdict.undecided_reasons`) and the judge decides.",
+        "",
+        "Every claim ends in one of three states (`ClaimVerdict.status`, and `status` in "
+        "`prism verify --json`):",
+        "",
+        "- **failed**: withheld, and no judge rescues it. Only on proof: every cited value "
+        "the claim's figure, date or name could be about was understood and none fits.",
+        "- **settled**: posted with no judge (`EVIDENCE-WARRANTED`). Only on proof: each "
+        "figure is bound to one cited field of the kind, unit, currency and period the claim "
+        "states, and nothing it asserts is left unread.",
+        "- **undecided**: everything else. Under `PRISM_JUDGE=auto` the judge decides; "
+        "with no judge the claim is withheld (a claim that only restates the single values "
+        "it cites and names is posted, marked as not entailment-checked).",
+        "",
+        "Report values are read through their typed facts (`prism_slack.facts`, compiled "
+        "once per report: `prism reports show SLUG` prints them), never re-read from key "
+        "names inside the checks.",
     ]
     rules = [r for r in registry().values() if not r.id.startswith(GATE)]
     sections = [(f"{c.value}. {c.slug}", [r for r in rules if r.check is c]) for c in Check]
