@@ -16,11 +16,12 @@ from collections.abc import Set as AbstractSet
 from prism_slack.claims import ABSENT_TEXT
 from prism_slack.evidence import Leaf, canonical_path
 from prism_slack.pipeline.result import Footnote, PostedClaim
-from prism_slack.render.split import clip_sentence
+from prism_slack.render.split import clip, clip_sentence
 from prism_slack.reports.model import Report
 from prism_slack.verdict import ClaimVerdict
 
-FOOTNOTE_VALUE_CHARS = 300
+FOOTNOTE_VALUE_CHARS = 200
+"""A footnote shows at most this much of a cited value (the renderers' limit too)."""
 _NAMED_ABSENT = re.compile(
     r"(?:Not in the audit report: |The report doesn't (?:list|name|give) )"
     r"(?:[a-z][a-z'/&-]*|[A-Z]{2,6})(?: (?:[a-z][a-z'/&-]*|[A-Z]{2,6})){0,9}\."
@@ -80,20 +81,20 @@ def absent_text(text: str) -> str:
 def footnote(path: str, report: Report) -> tuple[str, str]:
     """``(label, value)`` of the field at ``path``, as a rep reads them: a leaf's typed
     label and display (``Annual revenue``, ``£212.4m``), an object or list as its leaves'
-    ``label: value; …``; long text cut at a sentence end."""
+    ``label: value; …``; a long passage cut at a sentence end."""
     leaves = report.evidence.resolve(path) or []
     typed = report.facts.get(path)
     label = typed.label if typed is not None else ""
     if typed is not None and typed.series is not None:
         return label, _clip(typed.display)
     if len(leaves) == 1 and leaves[0].path == path:
-        return label, _clip(_display(leaves[0], report))
+        return label, _clip(_display(leaves[0], report))  # a passage ends at a sentence end
     parts = []
     for leaf in leaves:
         part = report.facts.get(leaf.path)
         name = part.label if part is not None else leaf.path[len(path) :].lstrip(".")
         parts.append(f"{name}: {_display(leaf, report)}")
-    return label, _clip("; ".join(parts))
+    return label, clip(" ".join("; ".join(parts).split()), FOOTNOTE_VALUE_CHARS)
 
 
 _SHOWN = frozenset({"quantity", "date", "series"})
@@ -108,4 +109,4 @@ def _display(leaf: Leaf, report: Report) -> str:
 
 
 def _clip(text: str) -> str:
-    return clip_sentence(text, FOOTNOTE_VALUE_CHARS)
+    return clip_sentence(" ".join(text.split()), FOOTNOTE_VALUE_CHARS)

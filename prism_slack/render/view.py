@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict
 
 from prism_slack.claims import ClaimKind
 from prism_slack.pipeline.result import Footnote, Outcome, PostedClaim, TurnResult
-from prism_slack.render.split import clip, clip_sentence
+from prism_slack.render.split import clip
 from prism_slack.verdict import Label, Method
 
 FOOTNOTE_VALUE_CHARS = 200
@@ -256,6 +256,6 @@ def _footnote(footnote: Footnote) -> Footnote:
     return Footnote(
         n=footnote.n,
         path=clip(one_line(footnote.path), FOOTNOTE_PATH_CHARS),
-        value=clip_sentence(one_line(footnote.value), FOOTNOTE_VALUE_CHARS) or EMPTY_VALUE,
+        value=clip(one_line(footnote.value), FOOTNOTE_VALUE_CHARS) or EMPTY_VALUE,
         label=clip(one_line(footnote.label), FOOTNOTE_PATH_CHARS),
     )
