@@ -1,17 +1,19 @@
-"""Answer bench: the rep-questions corpus scored in-process, and the answerer's latency.
+"""Answer bench: the dev question corpora scored in-process, and the answerer's latency.
 
-1. Every case of ``../shared/corpora/rep-questions/questions.jsonl`` runs through the real
-   pipeline (``run_turn`` with the offline answerer, the in-memory store, the terminal
-   renderer), exactly as ``prism ask`` / ``prism chat`` would, and is scored by the
-   corpus's own ``score.py`` (imported, not copied): per-kind figures, the total, and every
-   false "not in the report" listed with its reply.
+1. Every case of ``../shared/corpora/rep-questions/questions.jsonl`` (over ``reports/``)
+   and of ``../shared/corpora/report-styles/questions.jsonl`` (over that corpus's reports
+   in other house styles) runs through the real pipeline (``run_turn`` with the offline
+   answerer, the in-memory store, the terminal renderer), exactly as ``prism ask`` /
+   ``prism chat`` would, and is scored by the corpus's own ``score.py`` (imported, not
+   copied): per-kind figures (right / partial / false-absent / wrong / true-absent), the
+   total, and every case not right listed with its reply.
 2. Per-question latency of the offline answerer on a synthetic report of about 1,000
    leaves (p50/p99 over the corpus questions; target under 50 ms).
 
 Writes ``bench/results/answers.md`` and ``answers.json``.
 
-Usage: python bench/answer_bench.py [--corpus DIR] [--questions FILE] [--reports DIR]
-       [--kind K] [-v] [--no-write]
+Usage: python bench/answer_bench.py [--corpus DIR] [--styles DIR] [--only rep|styles]
+       [--kind K] [-v] [--show CLASS] [--no-write]
 """
 
 from __future__ import annotations
@@ -39,16 +41,22 @@ from prism_slack.state.redis_store import memory_store
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_CORPUS = ROOT.parent / "shared" / "corpora" / "rep-questions"
+DEFAULT_STYLES = ROOT.parent / "shared" / "corpora" / "report-styles"
 RESULTS = ROOT / "bench" / "results"
 
 
-def load_scorer(corpus: Path) -> ModuleType:
-    spec = importlib.util.spec_from_file_location("rep_questions_score", corpus / "score.py")
+def load_scorer(corpus: Path, name: str = "rep_questions_score") -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, corpus / "score.py")
     if spec is None or spec.loader is None:
         raise SystemExit(f"no score.py in {corpus}")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def styles_scorer(styles: Path) -> Any:
+    """The rep-questions scorer as the report-styles corpus patches it (quoted keys)."""
+    return load_scorer(styles, "report_styles_score").load_rep_questions()
 
 
 def deps(reports: Path) -> TurnDeps:
@@ -76,15 +84,14 @@ def run_case(case: dict[str, Any], turn_deps: TurnDeps) -> tuple[str, str | None
 
 
 def score(
-    corpus: Path,
+    scorer: Any,
+    questions: Path,
     kinds: list[str] | None,
     verbose: bool,
     *,
     reports_dir: Path = ROOT / "reports",
-    questions: Path | None = None,
 ) -> dict[str, Any]:
-    scorer = load_scorer(corpus)
-    lines = (questions or corpus / "questions.jsonl").read_text().splitlines()
+    lines = questions.read_text().splitlines()
     cases = [json.loads(line) for line in lines if line.strip()]
     cases = [c for c in cases if not kinds or c["kind"] in kinds]
     reports = {
@@ -186,69 +193,82 @@ def latency(corpus: Path) -> dict[str, Any]:
     }
 
 
-def markdown(result: dict[str, Any], lat: dict[str, Any]) -> str:
-    lines = [
-        "# Answer bench: rep-questions (offline answerer, in-process pipeline)",
-        "",
-        f"right={result['right']}/{result['n']} false_absent={result['false_absent']}",
-        "",
-        "| kind | n | right | partial | false-absent | wrong | true-absent |",
-        "| --- | --- | --- | --- | --- | --- | --- |",
-    ]
-    for kind, c in result["kinds"].items():
-        lines.append(
-            f"| {kind} | {c['n']} | {c['right']} | {c['partial']} | {c['false-absent']} "
-            f"| {c['wrong']} | {c['true-absent']} |"
-        )
-    lines += [
-        "",
+def markdown(results: dict[str, dict[str, Any]], lat: dict[str, Any]) -> str:
+    lines = ["# Answer bench: dev question corpora (offline answerer, in-process pipeline)", ""]
+    for name, result in results.items():
+        lines += [
+            f"## {name}: right={result['right']}/{result['n']} "
+            f"false_absent={result['false_absent']}",
+            "",
+            "| kind | n | right | partial | false-absent | wrong | true-absent |",
+            "| --- | --- | --- | --- | --- | --- | --- |",
+        ]
+        for kind, c in result["kinds"].items():
+            lines.append(
+                f"| {kind} | {c['n']} | {c['right']} | {c['partial']} | {c['false-absent']} "
+                f"| {c['wrong']} | {c['true-absent']} |"
+            )
+        lines += ["", "Cases not right:", ""]
+        for miss in result["misses"]:
+            ctx = " | ".join(miss["context"])
+            lines.append(
+                f"- **{miss['class']}** ({miss['kind']}, {miss['report']}) "
+                f"{(ctx + ' » ') if ctx else ''}“{miss['question']}” — {miss['note']}"
+            )
+        lines.append("")
+    lines.append(
         f"Latency on a {lat['leaves']}-leaf report, {lat['questions']} questions: "
         f"p50 {lat['p50_ms']} ms, p99 {lat['p99_ms']} ms, max {lat['max_ms']} ms "
-        "(target under 50 ms).",
-        "",
-        "## Cases not right",
-        "",
-    ]
-    for miss in result["misses"]:
-        ctx = " | ".join(miss["context"])
-        lines.append(
-            f"- **{miss['class']}** ({miss['kind']}, {miss['report']}) "
-            f"{(ctx + ' » ') if ctx else ''}“{miss['question']}” — {miss['note']}"
-        )
+        "(target under 50 ms)."
+    )
     return "\n".join(lines) + "\n"
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
-    ap.add_argument("--questions", type=Path, help="questions.jsonl (default: the corpus's)")
-    ap.add_argument("--reports", type=Path, default=ROOT / "reports", help="reports directory")
+    ap.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help="rep-questions dir")
+    ap.add_argument("--styles", type=Path, default=DEFAULT_STYLES, help="report-styles dir")
+    ap.add_argument("--only", choices=("rep", "styles"), help="score one corpus")
     ap.add_argument("--kind", action="append")
     ap.add_argument("--verbose", "-v", action="store_true")
     ap.add_argument("--show", action="append", default=[], metavar="CLASS")
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args()
-    result = score(
-        args.corpus, args.kind, args.verbose, reports_dir=args.reports, questions=args.questions
-    )
-    for miss in result["misses"]:
-        if miss["class"] in args.show:
-            print(f"--- {miss['class']} {miss['kind']} {miss['context']} {miss['question']}")
-            print("    " + miss["reply"].replace("\n", "\n    "))
-    for kind, c in result["kinds"].items():
-        print(f"{kind:<9} " + " ".join(f"{k}={v}" for k, v in c.items()))
-    print(
-        f"rep-questions: right={result['right']}/{result['n']} "
-        f"false_absent={result['false_absent']}"
-    )
+    runs = {
+        "rep-questions": (
+            load_scorer(args.corpus),
+            args.corpus / "questions.jsonl",
+            ROOT / "reports",
+        ),
+        "report-styles": (
+            styles_scorer(args.styles),
+            args.styles / "questions.jsonl",
+            args.styles / "reports",
+        ),
+    }
+    if args.only:
+        runs = {k: v for k, v in runs.items() if args.only in k}
+    results: dict[str, dict[str, Any]] = {}
+    for name, (scorer, questions, reports) in runs.items():
+        result = score(scorer, questions, args.kind, args.verbose, reports_dir=reports)
+        for miss in result["misses"]:
+            if miss["class"] in args.show:
+                print(f"--- {miss['class']} {miss['kind']} {miss['context']} {miss['question']}")
+                print("    " + miss["reply"].replace("\n", "\n    "))
+        for kind, c in result["kinds"].items():
+            print(f"{kind:<10} " + " ".join(f"{k}={v}" for k, v in c.items()))
+        print(
+            f"{name}: right={result['right']}/{result['n']} false_absent={result['false_absent']}"
+        )
+        results[name] = result
     lat = latency(args.corpus)
     print(f"latency: {lat}")
-    if not args.no_write and not args.kind and args.reports == ROOT / "reports":
+    if not args.no_write and not args.kind and not args.only:
         RESULTS.mkdir(parents=True, exist_ok=True)
         (RESULTS / "answers.json").write_text(
-            json.dumps({"score": result, "latency": lat}, indent=2, ensure_ascii=False) + "\n"
+            json.dumps({"score": results, "latency": lat}, indent=2, ensure_ascii=False) + "\n"
         )
-        (RESULTS / "answers.md").write_text(markdown(result, lat))
+        (RESULTS / "answers.md").write_text(markdown(results, lat))
     return 0
 
 

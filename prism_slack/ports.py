@@ -58,6 +58,8 @@ class Detection(BaseModel):
 
     status: Literal["found", "ambiguous", "none"]
     slugs: list[str] = []
+    named: list[str] = []
+    """The slugs named by a name of their own (not only by a name they share)."""
 
 
 class ReportStore(Protocol):

@@ -46,7 +46,7 @@ def test_ask_json_answers_from_the_report(capsys: pytest.CaptureFixture[str]) ->
 def test_ask_text_shows_label_and_citations(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["ask", "--report", "northwind-outfitters", "what", "is", "their", "churn?"]) == 0
     out = capsys.readouterr().out
-    assert "[1] metrics.churn_rate = 0.0211" in out
+    assert "[1] metrics.churn_rate = 2.11%" in out
     assert "EVIDENCE-LINKED · via deterministic anchors" in out
 
 
@@ -89,7 +89,7 @@ def test_chat_keeps_binding_and_history_like_a_thread() -> None:
     assert "Bound to Northwind Outfitters' audit report (AUD-2026-0141)." in out
     assert "vendors.email = Klaviyo" in out
     assert "kestrelpoint-software" in out  # /reports
-    assert "Which one? Northwind Logistics or Northwind Outfitters" in out
+    assert "That name fits Northwind Logistics and Northwind Outfitters" in out
     assert "Unknown command /nope" in out
     assert "vendors.crm = HubSpot" in out  # still bound: the follow-up needs no name
     assert [t.question for t in deps.state.history(where)] == [

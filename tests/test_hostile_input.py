@@ -29,6 +29,7 @@ from prism_slack.claims import Answer, Claim
 from prism_slack.llm.fallback import FallbackModel
 from prism_slack.llm.offline import OfflineAnswerer
 from prism_slack.llm.scripted import AnswerStep, ScriptedModel
+from prism_slack.pipeline.compose import footnote
 from prism_slack.pipeline.inject import ANSWER_SYSTEM
 from prism_slack.pipeline.result import Outcome, TurnResult
 from prism_slack.pipeline.turn import MAX_QUESTION_CHARS, TurnDeps, run_turn
@@ -244,9 +245,9 @@ def test_the_offline_answerer_says_nothing_about_it(
     for token in FORBIDDEN:
         assert token not in text
     report = FileReportStore(REPORTS_DIR).get(NW)
-    for note in result.footnotes:  # every citation shown is the report's own value
+    for note in result.footnotes:  # every citation shown is the report's own value, as said
         leaf = report.evidence.leaf(note.path)
-        assert leaf is not None and note.value == leaf.render()
+        assert leaf is not None and (note.label, note.value) == footnote(note.path, report)
 
 
 BAD_INPUT: list[tuple[str, str, Outcome, str]] = [

@@ -65,7 +65,7 @@ def test_top_level_dm_is_answered_in_its_thread_with_a_status_and_citations(
     answer = harness.wait_for_answer(channel, ts)
     text = all_text(answer)
     assert "Membership ARR is $4.1M." in text and "Algolia" in text
-    assert "financials.membership_arr_usd" in text and "4137220" in text.replace(",", "")
+    assert "= $4.14M · `financials.membership_arr_usd`" in text
     assert "EVIDENCE-LINKED" in text and "PARTIAL" not in text
     assert_within_limits(answer)
     harness.drain()

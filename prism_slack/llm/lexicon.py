@@ -29,6 +29,7 @@ from importlib import resources
 from typing import Any
 
 import yaml
+from wordfreq import zipf_frequency
 
 _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z0-9]+)*")
 _AMPERSAND = re.compile(r"\b([a-z])\s?&\s?([a-z])\b")
@@ -111,6 +112,7 @@ _QUESTION_CONCEPT: dict[str, str] = dict(_CONCEPT)
 for _concept, _words in _DATA["question_synonyms"].items():
     for _word in str(_words).split():
         _QUESTION_CONCEPT.setdefault(stem(_word), str(_concept))
+_STOP_STEMS_RAW = frozenset(str(_DATA["stop"]).split())
 _STOP_STEMS = frozenset(stem(w) for w in str(_DATA["stop"]).split()) - frozenset(_QUESTION_CONCEPT)
 _SOFT_STEMS = frozenset(stem(w) for w in str(_DATA["soft"]).split())
 _SOFT_CONCEPTS: dict[str, str] = {stem(k): str(v) for k, v in _DATA["soft_concepts"].items()}
@@ -144,11 +146,30 @@ RECORD_FIELDS: dict[str, dict[str, tuple[str, ...]]] = {
 """Record kind (``finding``, ``person``) → field role → the keys a report may use for it."""
 
 
+def _devowel(word: str) -> str:
+    return word[:1] + re.sub("[aeiou]", "", word[1:])
+
+
+_DEVOWELLED: dict[str, str] = {}
+for _stop in sorted(str(_DATA["stop"]).split(), key=lambda w: (-zipf_frequency(w, "en"), w)):
+    _short = _devowel(_stop)
+    if len(_short) >= 3 and not re.search("[aeiou]", _short):
+        _DEVOWELLED.setdefault(_short, _stop)  # the commonest word wins: "frm" is "from"
+"""Function words typed without their vowels ("mny", "wht", "thr" → many, what, their):
+read as the stop word they are, so the shorthand weighs nothing, instead of an unknown word
+that lowers every field's coverage. Three letters at least: two-letter forms ("bn", "hr")
+are read only as listed abbreviations."""
+
+
 def expand(tokens: Iterable[str]) -> list[str]:
-    """Tokens with chat shorthand spelled out."""
+    """Tokens with chat shorthand spelled out (listed abbreviations, and function words
+    typed without vowels)."""
     out: list[str] = []
     for token in tokens:
-        out.extend(ABBREVIATIONS.get(token, (token,)))
+        found = ABBREVIATIONS.get(token)
+        if found is None and token in _DEVOWELLED and token not in _STOP_STEMS_RAW:
+            found = (_DEVOWELLED[token],)
+        out.extend(found or (token,))
     return out
 
 

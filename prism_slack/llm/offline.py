@@ -14,12 +14,17 @@ claim contract:
 - *scores*: a score with its scale; the best and worst scores;
 - a *lookup*: the best-ranked fields, worded from their own names and values.
 
+- *concepts* the report keeps in its structure (``offline_concepts``): competitors,
+  people by role (the nearest person when none holds it), risks, the company's age.
+
 Unknown words lower a field's coverage of the question; they never veto it. ``absent``
 ("That's not in the audit report.") is said only when no field covers enough of the
 question, or a figure was asked and the best field holds none; the nearest fields follow
-it. Questions joined by "and", commas or "vs" are answered part by part; a follow-up
-("out of what?", "who owns that?", "what does she need?") is read with the previous
-question of the conversation. The company's name is cut out of the question first.
+it. Questions joined by "and", commas or "vs" are answered part by part, a missing part
+named ("Not in the audit report: page speed."), a comparison's sides in the same terms;
+a follow-up ("out of what?", "who owns that?", "how do I handle her?", "since when?") is
+read with the previous question of the conversation. The company's name is cut out of the
+question first.
 """
 
 from __future__ import annotations
@@ -30,15 +35,20 @@ import time
 from dataclasses import dataclass, field, fields
 from decimal import Decimal
 from functools import cache
+from typing import TYPE_CHECKING
 
 from prism_slack.claims import ABSENT_TEXT, Answer, Claim
 from prism_slack.llm import lexicon
+from prism_slack.llm import offline_concepts as concepts
 from prism_slack.llm import offline_figures as figures
 from prism_slack.llm import offline_wording as wording
 from prism_slack.llm.offline_index import Hit, Item, ReportIndex, Terms, index_for
 from prism_slack.llm.playbook import Frame, Move, Playbook, load_playbook
 from prism_slack.ports import AnswerRequest, HistoryTurn
 from prism_slack.reports.hazards import cites_instruction
+
+if TYPE_CHECKING:  # the facts package imports the verifier, which imports reports
+    from prism_slack.facts import Quantity
 
 logger = logging.getLogger(__name__)
 
@@ -76,19 +86,28 @@ _METRIC_TERMS = lexicon.wordset(
     "nps csat ltv cac arr mrr aov gmv dso nrr grossmargin operatingmargin ebitdamargin "
     "netmargin netincome netrevenue"
 )
+_COMPARATIVE = r"\b(?:better|worse|higher|lower|stronger|weaker|bigger|smaller|more|less) than\b"
 _SPLIT = re.compile(
     r"\s*(?:,|;|(?<!\b\w)&(?!\w\b)|\band\b|\bplus\b|\bas well as\b|\bvs\.?|\bversus\b"
-    r"|\bcompared? (?:to|with|against)\b|\bagainst\b|\bstacks? up (?:to|against)\b)\s*",
+    r"|\bcompared? (?:to|with|against)\b|\bagainst\b|\bstacks? up (?:to|against)\b"
+    rf"|{_COMPARATIVE})\s*",
     re.IGNORECASE,
 )
+_COMPARISON = re.compile(
+    rf"\bvs\.?|\bversus\b|\bcompared?\b|\bstacks? up\b|\bagainst\b|{_COMPARATIVE}",
+    re.IGNORECASE,
+)
+"""A question that sets two things side by side: each side is answered in the same terms
+(a score beside a score)."""
 _SIZE_SECTIONS = ("facilities", "locations", "stores", "offices", "sites", "branches")
 _SIZE_KEYS = lexicon.wordset(
     "hospitals clinics stores warehouses offices locations sites branches facilities customers"
 )
 
 
-def absent() -> Claim:
-    return Claim(text=ABSENT_TEXT, kind="absent", evidence=[])
+def absent(text: str = ABSENT_TEXT) -> Claim:
+    """ "Not in the report": the fixed sentence, or a plain one naming what is missing."""
+    return Claim(text=text, kind="absent", evidence=[])
 
 
 @dataclass
@@ -109,6 +128,8 @@ class Question:
     worst: bool = False
     who: bool = False
     wants_figure: bool = False
+    counts: bool = False
+    """Asks how many ("hw mny custmers"): a count, which a score on a scale is not."""
     pronoun: bool = False
     """Names a person already spoken of ("what does she need?")."""
     refers: bool = False
@@ -146,6 +167,15 @@ _PERIOD = re.compile(r"(?:q[1-4]|h[12])(?:fy)?\d{0,4}")
 _FIGURE = re.compile(r"\d+(?:k|m|mm|b|bn)?")
 """A figure the rep typed ("$5B", "40%"): it sharpens the ranking, it is never a subject (a
 passage repeating the rep's figure does not answer "what is revenue?" better than the field)."""
+_COUNT_ASKS = re.compile(r"\bhow many\b|\bnumber of\b|\bcount of\b")
+_MONEY_ASK = re.compile(
+    r"\bin (?:dollars|euros|pounds|cash|money)\b|\bdollar (?:amount|figure|value)\b"
+    r"|\bhow much money\b|\bin \$",
+    re.IGNORECASE,
+)
+"""A figure asked as an amount of money ("EBITDA in dollars")."""
+_PERIOD_WORDS = re.compile(r"\b(?:(?:fy|q[1-4]|h[12])\s?)?(?:19|20)?\d\d\b")
+"""A period a question names: a year, ``FY25``, ``Q3 2025`` (matched to a series' keys)."""
 _NAMES = re.compile(r"(?<=\w\W)\b[A-Z][a-z]+\b")
 
 
@@ -191,7 +221,11 @@ def parse_question(text: str, index: ReportIndex, *, names_company: bool = False
     q.refers = bool(raw & _DEMONSTRATIVES)
     if q.who and "them" in raw and set(q.content) == {"owner"} and not q.refers:
         q.who = False  # "who owns them": the company's owners, not a stakeholder
-    q.wants_figure = bool(_FIGURE_ASKS.search(text)) or bool(set(q.content) & _METRIC_TERMS)
+    spelled = " ".join(lexicon.expand(lexicon.words(text)))  # "hw mny" asks how many too
+    q.counts = bool(_COUNT_ASKS.search(spelled))
+    q.wants_figure = bool(_FIGURE_ASKS.search(text) or _FIGURE_ASKS.search(spelled)) or bool(
+        set(q.content) & _METRIC_TERMS
+    )
     strong = bool(_STRONG_COACHING & raw)
     first_person = bool(_FIRST_PERSON & raw)
     q.coaching = (coaching_terms and (strong or first_person or not q.content)) or bool(
@@ -215,8 +249,11 @@ class Composer:
         self.index = index
         self.playbook = playbook
         self.max_claims = max_claims
+        self.periods: frozenset[str] = frozenset()
+        """The years and periods the question names ("2023 vs 2025", "FY24")."""
 
     def answer(self, text: str, history: list[HistoryTurn] | None = None) -> list[Claim]:
+        self.periods = frozenset(_PERIOD_WORDS.findall(text.lower()))
         return self.consistent(self.compose(text, history))
 
     def compose(self, text: str, history: list[HistoryTurn] | None) -> list[Claim]:
@@ -236,10 +273,27 @@ class Composer:
         if len(parts) <= 1:
             return _dedupe(self.part(whole))[:limit]
         share = max(2, self.max_claims // len(parts))
+        if _COMPARISON.search(text):
+            parts = self.alike(parts)
         claims: list[Claim] = []
         for part in parts:
-            claims += self.part(part)[:share]
+            claims += [_named(c, part.text) for c in self.part(part)[:share]]
         return _dedupe(claims)[: max(self.max_claims, 2 * len(parts))]
+
+    def alike(self, parts: list[Question]) -> list[Question]:
+        """The sides of a comparison in the same terms: when one side is a score ("is
+        checkout better than search?"), every side is read as a score."""
+        scored = [self.scored(part) for part in parts]
+        if not any(scored) or all(scored):
+            return parts
+        for part, is_score in zip(parts, scored, strict=True):
+            if not is_score:
+                part.content = {**part.content, "score": 1.0}
+        return parts
+
+    def scored(self, part: Question) -> bool:
+        hits = self.ranked(part) if part.content else []
+        return bool(hits) and hits[0].item.path in self.index.scales
 
     def consistent(self, claims: list[Claim]) -> list[Claim]:
         """``claims`` without the quoted passages that state another amount or percentage
@@ -297,8 +351,13 @@ class Composer:
         before = parse_question(previous, self.index)
         if q.pronoun:
             people = [i for i in self.items_of(self.part(before)) if i.is_person]
+            if people and q.coaching:  # "how do I handle her?"
+                return self.coaching(q, people[0])
             if people:
                 return self.person_claims(people[0], notes_first=True)
+        record = self.record_field(q, before)
+        if record is not None:  # "since when?" after a stack row: that row's own field
+            return self.item_claims(record)[:1]
         if q.known_content and not q.refers and not q.scale:
             return None  # "and their margin?": a subject of its own
         merged = _with_previous(q, before)
@@ -312,6 +371,20 @@ class Composer:
             if "owner" in merged.content:
                 merged.content["owner"] = 2.0
         return self.part(merged)
+
+    def record_field(self, q: Question, before: Question) -> Item | None:
+        """The record the previous answer was about (not a person or finding) when the
+        follow-up asks for one of its own fields by the field's key ("since when?")."""
+        asked = set(q.content) | set(q.soft)
+        if not asked:
+            return None
+        for item in self.items_of(self.part(before))[:1]:
+            if item.kind != "record" or item.is_person or item.is_finding:
+                continue
+            keys = {t for key in item.fields for t in lexicon.terms(lexicon.key_words(key))}
+            if asked & keys:
+                return item
+        return None
 
     def owner_of(self, subject: Terms, items: list[Item]) -> Item | None:
         """The person who owns what the previous answer was about: ``subject`` (its terms,
@@ -367,6 +440,9 @@ class Composer:
     def part(self, q: Question) -> list[Claim]:
         if q.coaching:
             return self.coaching(q)
+        found = self.concept(q)
+        if found is not None:
+            return found
         if q.summary and not q.known_content:
             return self.summary(q)
         if q.size:
@@ -395,20 +471,54 @@ class Composer:
             h for h in hits if h.coverage <= COVERAGE
         ]
         hits.sort(key=lambda h: (-(h.coverage > COVERAGE), -h.score, h.item.order))
-        if lexicon.FINDING in q.content and any(h.item.is_finding for h in hits[:3]):
+        if lexicon.FINDING in q.content and any(
+            h.item.is_finding and h.coverage > COVERAGE for h in hits[:3]
+        ):
             return self.findings_for(q, hits)
         if (q.who or lexicon.STAKEHOLDER in q.content) and any(
             h.item.is_person and h.coverage > COVERAGE for h in hits[:6]
         ):
             return self.people_for(q, hits)
         claims = self.lookup(q, hits)
-        if q.wants_figure and not any(_has_figure(c) for c in claims):
-            return [absent(), *claims[:NEARBY]]
+        counted = [c for c in claims if not (q.counts and self.scored_claim(c))]
+        if q.wants_figure and not any(_has_figure(c) for c in counted):
+            return [absent(), *claims[:NEARBY]]  # a score does not say how many
+        if _MONEY_ASK.search(q.text) and not any(map(self.is_money, self.items_of(claims))):
+            # "EBITDA in dollars" where only the margin is kept: the near fact, as such
+            return [_named(absent(), q.text), *claims[:NEARBY]]
         if "target" in q.content and not any(
             "target" in self.sentence_terms(c.text) for c in claims
         ):
             return [*claims, absent()]  # "churn vs target": the churn, and no target stated
         return claims
+
+    def scored_claim(self, claim: Claim) -> bool:
+        """``claim`` states a score on a scale (``6/10``)."""
+        return any(path in self.index.scale_paths for path in claim.evidence)
+
+    def concept(self, q: Question) -> list[Claim] | None:
+        """The answer to a concept the report keeps in its structure (``offline_concepts``):
+        people by role, competitors, risks, the company's age; ``None`` for anything else."""
+        role = concepts.role_asked(q.text)
+        if role is not None:
+            exact, near = concepts.holders(role, self.index.people())
+            if exact:
+                return [c for person in exact[:2] for c in self.person_claims(person)]
+            missing = absent(f"The report doesn't name {role.article} {role.name}.")
+            return [missing, *(near and self.person_claims(near[0]))]
+        if concepts.asks_competitors(q.text):
+            found = concepts.competitor_items(self.index)
+            if not found:
+                return [absent("The report doesn't list any competitors.")]
+            return [self.item_claims(item)[0] for item in found[:MAX_LOOKUP_ITEMS]]
+        if concepts.asks_risks(q.text) and self.index.findings():
+            return self.risks()
+        if concepts.asks_age(q.text):
+            aged = concepts.age_items(self.index)
+            if not aged:
+                return [absent("The report doesn't give the year the company was founded.")]
+            return [self.item_claims(item)[0] for item in aged[:1]]
+        return None
 
     def unmeasured(self, q: Question, hits: list[Hit]) -> bool:
         """A measure asked of something the report does not measure ("headcount at the
@@ -444,16 +554,26 @@ class Composer:
         findings = self.index.findings()[:3]
         claims: list[Claim] = []
         for item in findings:
-            claims.append(wording.finding_claim(item))
-            sentence = self.best_sentence(item, frozenset(), want_number=True)
-            if sentence is not None and _digits(sentence):
-                claims.append(wording.detail_claim(item, sentence))
+            claims += self.finding_with_figure(item)
             if q.brief:
                 title = item.fields["title"].path
                 claims.append(wording.coaching_claim(self.entry_for(item), [title]))
         if not q.brief or not findings:
             claims += [self.item_claims(item)[0] for item in self.headlines()]
         return claims or [absent()]
+
+    def risks(self) -> list[Claim]:
+        """The three most severe findings, each with the figure of its detail."""
+        return [c for item in self.index.findings()[:3] for c in self.finding_with_figure(item)]
+
+    def finding_with_figure(self, item: Item) -> list[Claim]:
+        """A finding's title and severity, and the first sentence of its detail with a
+        figure."""
+        claims = [wording.finding_claim(item)]
+        sentence = self.best_sentence(item, frozenset(), want_number=True)
+        if sentence is not None and _digits(sentence):
+            claims.append(wording.detail_claim(item, sentence))
+        return claims
 
     def size(self) -> list[Claim]:
         """How big the prospect is: its revenue (or largest amount), headcount, and the
@@ -570,19 +690,33 @@ class Composer:
                     claims.append(wording.detail_claim(related, sentence))
         return claims
 
-    def coaching(self, q: Question) -> list[Claim]:
+    def coaching(self, q: Question, person: Item | None = None) -> list[Claim]:
+        """A move anchored to ``person`` (a follow-up's "her"), else to the person,
+        competitor or finding the question names, with the facts it leans on."""
         asked = self.playbook.for_question(q.text)
         hits = self.ranked(q) if q.content else []
-        anchor = self.person_named(q.text) or (
-            _coaching_anchor(hits) if _answers(hits) else self.anchor_for(asked)
+        anchor = (
+            person
+            or self.person_named(q.text)
+            or self.person_in_role(q.text)
+            or concepts.competitor_named(self.index, q.text)
+            or (_coaching_anchor(hits) if _answers(hits) else self.anchor_for(asked))
         )
         if anchor is None:
             entry = asked or self.playbook.moves[0]
             return [wording.coaching_claim(entry, []), wording.ask_claim(entry, [])]
         entry = asked or self.entry_for(anchor)
         facts = self.leaning_facts(anchor, frozenset(q.content))
-        if anchor.is_person:  # "how do I sell X to their CFO": the finding about X too
-            rest = {t: w for t, w in q.content.items() if t not in _named_terms(anchor)}
+        if anchor.is_person:
+            # what they have on record (needs, objections, remit) picks the move, and the
+            # finding that matters to them: the one the question names ("how do I sell X
+            # to their CFO"), else the one their notes speak of
+            needs = " ".join(anchor.get(k) or "" for k in ("notes", "title", "role"))
+            entry = self.playbook.for_question(needs) or entry
+            named = _named_terms(anchor)
+            rest = {t: w for t, w in q.content.items() if t not in named and w >= 1.0}
+            if not rest:
+                rest = dict.fromkeys(lexicon.text_terms(anchor.get("notes") or ""), 1.0)
             finding = next((h.item for h in self.index.rank(rest, {}) if h.item.is_finding), None)
             if finding is not None and rest:
                 facts += self.leaning_facts(finding, frozenset(rest))
@@ -601,6 +735,16 @@ class Composer:
                 if phrase.count(" ") >= 1 and f" {phrase} " in said:
                     return person
         return None
+
+    def person_in_role(self, text: str) -> Item | None:
+        """The person holding the role the question names ("their CFO", "the champion"),
+        else the nearest one."""
+        role = concepts.role_asked(text)
+        if role is None:
+            return None
+        exact, near = concepts.holders(role, self.index.people())
+        found = exact or near
+        return found[0] if found else None
 
     def anchor_for(self, entry: Move | Frame | None) -> Item | None:
         """The finding a move is best anchored to: one it fits, else one of the severities
@@ -669,14 +813,29 @@ class Composer:
         return out
 
     def numbers(self) -> list[tuple[Item, frozenset[str]]]:
-        """Numeric leaves with the terms of their names."""
+        """Numeric leaves (a JSON number, or a display string typed as a quantity:
+        ``"£212.4m"``) with the terms of their names."""
         return [
             (item, names)
             for item, names in zip(self.index.items, self.index.name_terms, strict=True)
-            if item.kind == "leaf" and wording.is_number(item.leaves[0].value)
+            if item.kind == "leaf"
+            and (wording.is_number(item.leaves[0].value) or self.quantity(item) is not None)
         ]
 
+    def quantity(self, item: Item) -> Quantity | None:
+        typed = self.index.facts.get(item.leaves[0].path) if item.leaves else None
+        return typed.quantity if typed is not None else None
+
+    def is_money(self, item: Item) -> bool:
+        """``item`` states an amount of money (its typed fact is a currency quantity)."""
+        return self.money(item) is not None
+
     def money(self, item: Item) -> Decimal | None:
+        """The amount of money ``item`` states, from its typed fact (in any house style),
+        else from its key's currency word."""
+        typed = self.quantity(item)
+        if typed is not None and typed.unit.value == "currency":
+            return Decimal(repr(typed.amount))
         found = figures.field_kind(item.keys, item.leaves[0].value)
         return found[1] if found is not None and found[0] == "money" else None
 
@@ -685,11 +844,13 @@ class Composer:
             return [wording.finding_claim(item)]
         if item.is_person:
             return self.person_claims(item)
+        facts = self.index.facts
         if item.kind == "record":
-            return [wording.record_claim(item)]
+            return [wording.record_claim(item, facts)]
         if item.kind == "list":
-            return [wording.list_claim(item)]
-        return [wording.leaf_claim(item, self.index.scales.get(item.path))]
+            return [wording.list_claim(item, facts)]
+        scale = self.index.scales.get(item.path)
+        return [wording.leaf_claim(item, scale, facts, self.periods)]
 
 
 def _parts(text: str, index: ReportIndex) -> list[Question]:
@@ -784,6 +945,19 @@ def _has_figure(claim: Claim) -> bool:
     return any(not re.fullmatch(r"(?:19|20)\d\d", n) for n in numbers)
 
 
+def _named(claim: Claim, part: str) -> Claim:
+    """A bare "not in the report" of one part of a question, naming that part."""
+    if claim.kind != "absent" or claim.text != ABSENT_TEXT:
+        return claim
+    said: list[str] = re.findall(r"[A-Za-z][A-Za-z'&/-]*", part)
+    while said and lexicon.is_stop(said[0].lower()):
+        said.pop(0)
+    while said and lexicon.is_stop(said[-1].lower()):
+        said.pop()
+    subject = " ".join(w if w.isupper() and len(w) <= 6 else w.lower() for w in said[:10])
+    return absent(f"Not in the audit report: {subject}.") if subject else claim
+
+
 def _dedupe(claims: list[Claim]) -> list[Claim]:
     seen: set[tuple[str, str]] = set()
     out: list[Claim] = []
@@ -792,14 +966,12 @@ def _dedupe(claims: list[Claim]) -> list[Claim]:
         if key not in seen:
             seen.add(key)
             out.append(claim)
-    if out and out[0].kind == "absent":
-        # "not in the report", then what it does hold
-        return [out[0], *[c for c in out[1:] if c.kind != "absent"]]
-    if len(out) > 1 and any(c.kind != "absent" for c in out):
-        # one absent claim is enough, and it goes last
-        facts = [c for c in out if c.kind != "absent"]
-        out = facts + ([absent()] if len(facts) < len(out) else [])
-    return out
+    facts = [c for c in out if c.kind != "absent"]
+    absents = [c for c in out if c.kind == "absent"]
+    if not facts or not absents or (out[0].kind == "absent" and len(absents) == 1):
+        return out  # "not in the report", then what it does hold
+    # the facts, then each part that is missing, named (the bare sentence only when none is)
+    return facts + ([c for c in absents if c.text != ABSENT_TEXT] or absents[:1])
 
 
 class OfflineAnswerer:

@@ -22,7 +22,7 @@ import re
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from rank_bm25 import BM25Okapi
 from rapidfuzz import process
@@ -32,6 +32,9 @@ from prism_slack.evidence import Leaf, join_key
 from prism_slack.llm import lexicon
 from prism_slack.reports.detect import CompanyIndex
 from prism_slack.reports.model import Report
+
+if TYPE_CHECKING:  # the facts package imports the verifier, which imports reports
+    from prism_slack.facts import ReportFacts
 
 ItemKind = Literal["leaf", "list", "record"]
 
@@ -139,6 +142,8 @@ class ReportIndex:
     """Leaf or record path → the items that are or hold it."""
     measures: frozenset[str]
     """The terms that name a numeric field (``employee`` for ``headcount = 940``)."""
+    facts: ReportFacts
+    """The report's typed facts: what each leaf means and how a rep says it."""
     _known_words: frozenset[str] = frozenset()
     _cache: dict[str, list[float]] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -234,7 +239,8 @@ class ReportIndex:
 
 
 class _Builder:
-    def __init__(self) -> None:
+    def __init__(self, facts: ReportFacts) -> None:
+        self.facts = facts
         self.items: list[Item] = []
         self.postings: dict[str, dict[int, float]] = {}
         self.docs: list[list[str]] = []
@@ -264,6 +270,9 @@ class _Builder:
         (``assessment.scale_max`` for ``assessment.scores.*``)."""
         if isinstance(value, Mapping):
             scale = _scale_leaf(path, value) or scale
+            if path in self.facts.series or _value_key(value, self.facts, path) is not None:
+                self.one_value(path, keys, value, scale)
+                return
             for key, child in value.items():
                 child_path = join_key(path, str(key))
                 if scale is not None and str(key) not in SCALE_KEYS:
@@ -279,6 +288,29 @@ class _Builder:
                 self.scalar_list(path, keys, value)
         elif value is not None:
             self.leaf(path, keys, value)
+
+    def one_value(
+        self, path: str, keys: tuple[str, ...], value: Mapping[str, Any], scale: Leaf | None
+    ) -> None:
+        """A value with its unit, period or scale beside it (``{"value": 812.6, "unit":
+        "EUR million", "period": "FY25"}``), or a series keyed by period (``{"2024": 0.09,
+        "2025": 0.083}``): one answer unit that cites every leaf it is read from. Its path
+        is the value's (``….value``) or the series'."""
+        leaves: list[Leaf] = []
+        _flatten(path, value, leaves)
+        key = _value_key(value, self.facts, path)
+        if key is not None and path not in self.facts.series:
+            path = join_key(path, key)
+            first = [leaf for leaf in leaves if leaf.path == path or leaf.path.startswith(path)]
+            leaves = first + [leaf for leaf in leaves if leaf not in first]
+            if scale is not None:
+                self.scales[path] = scale
+        strengths = _Strengths()
+        strengths.keys(keys)
+        for leaf in leaves:
+            strengths.value(leaf.value, VALUE * VALUE_PRIOR.get(keys[0], 1.0))
+        item = Item(len(self.items), "leaf", path, keys, tuple(leaves))
+        self.add(item, strengths, _names(keys))
 
     def leaf(self, path: str, keys: tuple[str, ...], value: Any) -> None:
         strengths = _Strengths()
@@ -370,6 +402,9 @@ class _Strengths:
             self.put(lexicon.key_words(key), strength, key=True)
         for acronym in _acronyms(keys[-1]):
             self._one(acronym, LAST_KEY, REPEAT[LAST_KEY])
+        whole = keys[-1].lower()
+        if whole.isalnum() and len(lexicon.key_words(keys[-1])) > 1:  # RevPAR read as "revpar"
+            self._one(whole, LAST_KEY, REPEAT[LAST_KEY])
 
     def value(self, value: Any, strength: float) -> None:
         if isinstance(value, str):
@@ -404,7 +439,8 @@ def _roles(fields: dict[str, Leaf]) -> dict[str, Leaf]:
     """A finding's or a person's fields under the names the answerer reads (``title``,
     ``severity``, ``detail``; ``name``, ``title``, ``role``, ``notes``), whatever keys the
     report gives them (``headline``, ``rating``, ``explanation``; ``full_name``,
-    ``position``, ``buying_role``, ``remarks``). A person is a record with a name and a
+    ``position``, ``buying_role``, ``remarks``), in any case style (``fullName``, ``"Role
+    in Deal"``). A person is a record with a name and a
     position or role; a finding, one with a severity word in a field and a headline. Any
     other record keeps its keys."""
     severity = next(
@@ -412,10 +448,14 @@ def _roles(fields: dict[str, Leaf]) -> dict[str, Leaf]:
         None,
     )
     kinds = ("person", "finding") if severity is not None else ("person",)
+    named = {k: "_".join(lexicon.key_words(k)) for k in fields}  # fullName, "Role in Deal"
     for kind in kinds:
         picked: dict[str, str] = {"severity": severity} if kind == "finding" and severity else {}
         for role, keys in lexicon.RECORD_FIELDS[kind].items():
-            key = next((k for k in keys if k in fields and k not in picked.values()), None)
+            free = [k for k in fields if k not in picked.values()]
+            key = next((k for want in keys for k in free if named[k] == want), None)
+            if key is None:  # "Stakeholder Name", "contactTitle": the key's last word
+                key = next((k for k in free if named[k].rsplit("_", 1)[-1] in keys), None)
             if key is not None:
                 picked[role] = key
         complete = (
@@ -457,7 +497,7 @@ def _scale_leaf(path: str, obj: Mapping[str, Any]) -> Leaf | None:
 
 def build_index(report: Report) -> ReportIndex:
     """Index every section of ``report`` (except access control) in document order."""
-    builder = _Builder()
+    builder = _Builder(report.facts)
     for key, value in report.data.items():
         if key not in SKIPPED_SECTIONS:
             builder.walk(join_key("", key), (key,), value)
@@ -492,7 +532,34 @@ def build_index(report: Report) -> ReportIndex:
         measures=measures,
         companies=CompanyIndex([report]),
         bm25=BM25Okapi(list(docs)),
+        facts=report.facts,
     )
+
+
+VALUE_KEYS = frozenset({"value", "amount", "score"})
+BESIDE_KEYS = frozenset(
+    {"unit", "units", "period", "currency", "out_of", "scale", "max", "of", "as_of", "year"}
+)
+"""A value object: one scalar under a value key, the rest what it is measured in or of."""
+
+
+def _value_key(value: Mapping[str, Any], facts: ReportFacts, path: str) -> str | None:
+    """The key of a value object's value (or of a series with its unit beside it:
+    ``{"values": {"FY24": …}, "unit": "EUR million"}``), or ``None`` when ``value`` is not
+    one."""
+    found = None
+    for key, child in value.items():
+        words = "_".join(lexicon.key_words(str(key)))
+        if join_key(path, str(key)) in facts.series and found is None:
+            found = str(key)
+            continue
+        if _is_container(child):
+            return None
+        if words in VALUE_KEYS and found is None:
+            found = str(key)
+        elif words not in BESIDE_KEYS:
+            return None
+    return found if found is not None and len(value) > 1 else None
 
 
 def index_for(report: Report) -> ReportIndex:

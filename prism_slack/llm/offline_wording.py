@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation
 from functools import cache
 from importlib import resources
+from typing import TYPE_CHECKING
 
 import yaml
 
@@ -22,6 +23,9 @@ from prism_slack.evidence import Leaf, Scalar
 from prism_slack.llm.lexicon import wordset
 from prism_slack.llm.offline_index import CURRENCIES, KEY_SCALES, UNIT_WORDS, Item
 from prism_slack.llm.playbook import Entry
+
+if TYPE_CHECKING:  # the facts package imports the verifier, which imports reports
+    from prism_slack.facts import ReportFacts
 
 ACRONYMS = wordset(
     """hq crm seo arr mrr nps aov gmv cac ltv api sso cdn ebitda esp cms erp pim oms b2b b2c
@@ -213,21 +217,77 @@ def fact(text: str, evidence: list[str]) -> Claim:
     return Claim(text=sentence(text), kind="fact", evidence=evidence)
 
 
-def leaf_claim(item: Item, scale: Leaf | None) -> Claim:
-    """``Gross margin: 41.2%.``, ``Revenue growth: down 5.0%.`` or, for a score with a known
-    scale, ``Search relevance: 4/10.``"""
+def shown(
+    keys: tuple[str, ...],
+    leaf: Leaf,
+    facts: ReportFacts | None,
+    periods: frozenset[str] = frozenset(),
+) -> str:
+    """A value as a rep says it: its typed fact's display (amounts in the report's
+    currency, fractions and ratios as percents, a series as its latest value and the one
+    before: "8.3% in 2025, from 9% in 2024", or the ``periods`` a question names), else
+    as the report writes it. The one place the answerer formats a value."""
+    typed = facts.get(leaf.path) if facts is not None else None
+    if typed is not None and typed.series is not None and len(typed.series.points) > 1:
+        from prism_slack.facts.display import quantity  # the facts package imports verify
+
+        asked = [p for p in typed.series.points if p.period.lower() in periods]
+        if asked:  # "digital order share 2023 vs 2025": the periods asked, in order
+            return "; ".join(f"{quantity(p.quantity)} in {p.period}" for p in asked)
+        latest, before = typed.series.points[-1], typed.series.points[-2]
+        return (
+            f"{quantity(latest.quantity)} in {latest.period}, "
+            f"from {quantity(before.quantity)} in {before.period}"
+        )
+    if typed is None or typed.kind.value not in _SHOWN or not typed.display:
+        return format_value(keys, leaf.value)
+    if typed.quantity is not None:
+        written = format_value(keys, leaf.value)
+        unit = typed.quantity.unit.value
+        own_currency = is_number(leaf.value) and written[:1] == typed.display[:1]
+        if unit in _PLAIN_UNITS or (unit == "currency" and own_currency):
+            return written  # a count as written or with its key's unit; the key's currency
+    return typed.display
+
+
+_PLAIN_UNITS = frozenset({"count", "number"})
+"""Units the typed display adds nothing to: a count keeps its key's unit and short form
+("142 days", "4.1M")."""
+
+
+_SHOWN = frozenset({"quantity", "date", "series"})
+"""The fact kinds whose display is how a rep says the value (a name or passage is shown
+as written)."""
+
+
+def leaf_claim(
+    item: Item,
+    scale: Leaf | None,
+    facts: ReportFacts | None = None,
+    periods: frozenset[str] = frozenset(),
+) -> Claim:
+    """``Gross margin: 41.2%.``, ``Revenue growth: down 5%.``, ``Revenue: €812.6M in FY25.``
+    or, for a score with a known scale, ``Search relevance: 4/10.`` A value read with its
+    unit, period or scale beside it, or a series, cites every leaf it is read from."""
     leaf = item.leaves[0]
+    if facts is not None and item.path in facts.series:  # the series, not its first point
+        leaf = Leaf(item.path, leaf.value)
     name = label(item.keys)
+    cited = [x.path for x in item.leaves]
+    value = shown(item.keys, leaf, facts, periods)
     if scale is not None and is_number(leaf.value) and _is_score(item.keys):
-        value = format_value(item.keys, leaf.value)
-        out_of = format_value(tuple(scale.path.split(".")), scale.value)
-        return fact(f"{name}: {value}/{out_of}", [leaf.path, scale.path])
-    value = format_value(item.keys, leaf.value)
+        if "/" not in value:
+            value = f"{value}/{format_value((), scale.value)}"
+        return fact(f"{name}: {value}", list(dict.fromkeys([*cited, scale.path])))
     if is_number(leaf.value) and _is_change(item.keys) and value.startswith("-"):
         value = f"down {value[1:]}"
     elif is_number(leaf.value) and _is_change(item.keys) and leaf.value:
-        value = f"up {value}"
-    return fact(f"{name}: {value}", [leaf.path])
+        value = f"up {value.lstrip('+')}"
+    typed = facts.get(leaf.path) if facts is not None else None
+    period = typed.period_text if typed is not None and typed.kind.value == "quantity" else None
+    if period and period.lower() not in name.lower():
+        value = f"{value} in {period}"  # the period is a cited leaf beside it, or its key's
+    return fact(f"{name}: {value}", cited)
 
 
 def _is_change(keys: tuple[str, ...]) -> bool:
@@ -238,8 +298,8 @@ def _is_score(keys: tuple[str, ...]) -> bool:
     return any("score" in k.lower() for k in keys)
 
 
-def list_claim(item: Item) -> Claim:
-    values = "; ".join(format_value(item.keys, leaf.value) for leaf in item.leaves)
+def list_claim(item: Item, facts: ReportFacts | None = None) -> Claim:
+    values = "; ".join(shown(item.keys, leaf, facts) for leaf in item.leaves)
     return fact(f"{label(item.keys)}: {values}", [item.path])
 
 
@@ -289,7 +349,7 @@ def notes_claim(item: Item) -> Claim | None:
 _NAME_FIELDS = ("name", "title", "area", "label")
 
 
-def record_claim(item: Item) -> Claim:
+def record_claim(item: Item, facts: ReportFacts | None = None) -> Claim:
     """A generic list record, head first, fields apart: ``Tipalti (competitor); Wins ….``
 
     Semicolons keep each field in its own clause, so a number is read with its own
@@ -300,7 +360,7 @@ def record_claim(item: Item) -> Claim:
     parts = []
     for leaf in rest:
         key = leaf.path.rsplit(".", 1)[-1]
-        value = format_value((key,), leaf.value)
+        value = shown((key,), leaf, facts)
         bare = key in ("notes", "detail", "description", "summary")
         parts.append(value if bare else f"{label(('', key))}: {value}")
     kind = singular(item.section)
@@ -310,15 +370,15 @@ def record_claim(item: Item) -> Claim:
 
 
 def coaching_claim(entry: Entry, evidence: list[str]) -> Claim:
-    """``Use M3 (Quantify the gap): turn the finding …; write the estimate down ….``
+    """``Quantify the gap: turn the finding …; write the estimate down ….``
 
-    One sentence: the guidance's sentences are joined by a semicolon and each starts in
-    lower case, so that no capitalised word stands mid-sentence where a checker would
-    read it as a name.
+    The move in plain words (its name, never its playbook code). One sentence: the
+    guidance's sentences are joined by a semicolon and each starts in lower case, so that
+    no capitalised word stands mid-sentence where a checker would read it as a name.
     """
     sentences = [t.strip() for t in _SENTENCE.split(entry.guidance) if t.strip()]
     guidance = "; ".join(_lower_first(t.rstrip(".")) for t in sentences)
-    return Claim(text=f"Use {entry.label}: {guidance}.", kind="coaching", evidence=evidence)
+    return Claim(text=f"{entry.name}: {guidance}.", kind="coaching", evidence=evidence)
 
 
 def _lower_first(text: str) -> str:

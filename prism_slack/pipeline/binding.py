@@ -22,19 +22,23 @@ class BindResult(BaseModel):
     report_id: str | None = None
     candidates: list[str] = []
     """Company names: the equal candidates (ambiguous) or the closest ones (unknown)."""
+    asked: str | None = None
+    """The company name as the rep typed it (unknown)."""
 
     def message(self) -> str:
         """What to tell the rep, in plain words (the surface defangs and formats it)."""
         if self.status == "bound":
             return f"Bound to {possessive(self.company or '')} audit report ({self.report_id})."
         if self.status == "ambiguous":
-            return "Which one? " + " or ".join(self.candidates) + ". Name it in full."
+            return f"That name fits {' and '.join(self.candidates)}: which one do you mean?"
         if self.status == "forbidden":
             return f"{possessive(self.company or '')} report can't be used in this channel."
         if self.status == "empty":
             return "Tell me which company: bind <company>."
-        closest = ", ".join(self.candidates) if self.candidates else "none"
-        return f"I don't have a report for that company. Closest: {closest}."
+        named = self.asked or "that company"
+        if not self.candidates:
+            return f"I have no report for {named}, and no reports at all yet."
+        return f"I have no report for {named}; I have: {', '.join(self.candidates)}."
 
 
 def bind_company(
@@ -63,7 +67,7 @@ def bind_company(
         return BindResult(status="ambiguous", candidates=names)
     if detection.status == "none":
         names = [r.company.name for r in usable(reports.suggest(text, limit=10))][:3]
-        return BindResult(status="unknown", candidates=names)
+        return BindResult(status="unknown", candidates=names, asked=" ".join(text.split()))
     report = reports.get(detection.slugs[0])
     if enforce_access and not report.usable_in(where.channel):
         return BindResult(status="forbidden", slug=report.slug, company=report.company.name)

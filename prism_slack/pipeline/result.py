@@ -28,11 +28,14 @@ class Outcome(StrEnum):
 
 
 class Footnote(BaseModel):
-    """A numbered citation: ``[n] path = value``."""
+    """A numbered citation: ``[n] label = value`` with its field path (``value`` as a rep
+    says it: the typed fact's display, a passage cut at a sentence end)."""
 
     n: int
     path: str
     value: str
+    label: str = ""
+    """The field's name from its key's words (``Annual revenue``); empty when unknown."""
 
 
 class PostedClaim(BaseModel):

@@ -22,6 +22,7 @@ from prism_slack.pipeline.binding import possessive
 from prism_slack.pipeline.compose import compose
 from prism_slack.pipeline.inject import answer_prompt
 from prism_slack.pipeline.judge import judge_rewrite
+from prism_slack.pipeline.question import ENGLISH_ONLY, english, plain
 from prism_slack.pipeline.result import Outcome, TurnResult
 from prism_slack.ports import (
     AnswerModel,
@@ -34,6 +35,7 @@ from prism_slack.ports import (
     ModelCall,
     ReportStore,
 )
+from prism_slack.reports.detect import unknown_company
 from prism_slack.reports.model import Report
 from prism_slack.verdict import JudgeMode, Method, answer_label
 from prism_slack.verify import verify_answer
@@ -92,16 +94,18 @@ def run_turn(
     """Answer ``question`` in conversation ``where``; ``report`` pins a slug explicitly."""
     timer = _Timer()
     base = TurnResult(outcome=Outcome.ANSWERED, conversation=where, question=question)
-    text = question.strip()
+    text = plain(question)
     if not text:
         return _reply(base, Outcome.INVALID, "That message is empty — ask me about the prospect.")
+    if not english(text):
+        return _reply(base, Outcome.INVALID, ENGLISH_ONLY)
     notices: list[str] = []
     if len(text) > MAX_QUESTION_CHARS:
-        text = text[:MAX_QUESTION_CHARS]
         notices.append(
             f"Your message was cut to its first {MAX_QUESTION_CHARS:,} characters "
-            f"(it had {len(question.strip()):,})."
+            f"(it had {len(text):,})."
         )
+        text = text[:MAX_QUESTION_CHARS]
     try:
         with timer.stage("resolve"):
             resolved = _resolve(text, where, deps, report, base)
@@ -234,11 +238,18 @@ def _resolve(
     )
     detection = reports.detect(text)
     named = [reports.get(slug) for slug in detection.slugs]
+    usable = [r for r in named if _usable(r, where, deps)]
+    if len([r for r in usable if r.slug in detection.named]) > 1:
+        names = [r.company.name for r in usable if r.slug in detection.named]
+        message = (
+            f"You named {' and '.join(names)}. I answer from one audit report at a time: "
+            "which one first?"
+        )
+        return _reply(base, Outcome.AMBIGUOUS, message, candidates=names)
     if detection.status == "ambiguous" and bound not in detection.slugs:
-        usable = [r for r in named if _usable(r, where, deps)]
         if len(usable) > 1:
             names = [r.company.name for r in usable]
-            message = "Which company do you mean? " + " or ".join(names) + ". Name it in full."
+            message = f"That name fits {' and '.join(names)}: which one do you mean?"
             return _reply(base, Outcome.AMBIGUOUS, message, candidates=names)
         named = usable or named[:1]  # the one this channel may use, or a refusal below
     if named and named[0].slug != bound and (detection.status == "found" or len(named) == 1):
@@ -246,6 +257,10 @@ def _resolve(
         if _usable(report, where, deps):
             state.set_binding(where, slug=report.slug)
         return report, bound is not None
+    other = None if named else _other_company(text, bound, deps)
+    if other is not None:
+        message = f"I have no report for {other}; I have:"
+        return _reply(base, Outcome.NEEDS_BINDING, message, candidates=_known(where, deps))
     if bound is None:
         message = "I don't know which prospect this is about yet. " + HOW_TO_BIND
         return _reply(base, Outcome.NEEDS_BINDING, message, candidates=_known(where, deps))
@@ -255,6 +270,22 @@ def _resolve(
         state.clear_binding(where if where.thread else where.channel_scope())
         message = f"The report bound here ({bound}) is no longer available. " + HOW_TO_BIND
         return _reply(base, Outcome.NEEDS_BINDING, message, candidates=_known(where, deps))
+
+
+def _other_company(text: str, bound: str | None, deps: TurnDeps) -> str | None:
+    """A company the question names that has no report: any name when nothing is bound;
+    in a bound conversation, only a name with a legal suffix ("Acme Corp") that the bound
+    report never mentions (a competitor or vendor it lists is not another prospect)."""
+    name = unknown_company(text, capitalised=bound is None)
+    if name is None or bound is None:
+        return name
+    try:
+        report = deps.reports.get(bound)
+    except UnknownReportError:
+        return name
+    head = name.split()[0].casefold()
+    said = (str(leaf.value).casefold() for leaf in report.evidence)
+    return None if any(head in value for value in said) else name
 
 
 def _usable(report: Report, where: Conversation, deps: TurnDeps) -> bool:

@@ -29,7 +29,7 @@ from slack_sdk.models.blocks import (
     SectionBlock,
 )
 
-from prism_slack.pipeline.result import Outcome, TurnResult
+from prism_slack.pipeline.result import Footnote, Outcome, TurnResult
 from prism_slack.render.defang import as_text, defang
 from prism_slack.render.limits import (
     CONTEXT_TEXT,
@@ -186,9 +186,7 @@ def _answer(view: View) -> list[Block]:
         coaching = "\n".join(f"• {_claim(line, view)}" for line in view.coaching)
         text = f":bulb: *{COACHING_TITLE}*\n{coaching}"
         blocks += [_section(c) for c in _chunks(text, SECTION_TEXT)]
-    notes = "\n".join(
-        f"[{f.n}] `{defang(f.path).replace('`', 'ʼ')}` = {as_text(f.value)}" for f in view.footnotes
-    )
+    notes = "\n".join(_footnote_line(f) for f in view.footnotes)
     blocks += [_context(c) for c in _chunks(notes, CONTEXT_TEXT)]
     if view.withheld:
         blocks.append(_context(withheld_text(view.withheld)))
@@ -274,3 +272,12 @@ def _section(text: str) -> Block:
 
 def _context(text: str) -> Block:
     return ContextBlock(elements=[_mrkdwn(text)]).to_dict()
+
+
+def _footnote_line(f: Footnote) -> str:
+    """``[1] Annual revenue = £212.4m · `Financials["Annual Revenue"]` ``: what a rep reads
+    first, the field path after it (the path alone when the field has no label)."""
+    path = f"`{defang(f.path).replace('`', 'ʼ')}`"
+    if not f.label:
+        return f"[{f.n}] {path} = {as_text(f.value)}"
+    return f"[{f.n}] {as_text(f.label)} = {as_text(f.value)} · {path}"

@@ -75,3 +75,18 @@ def clip(text: str, limit: int) -> str:
         out.append(atom)
         used += len(atom)
     return "".join(out).rstrip() + ELLIPSIS
+
+
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
+
+
+def clip_sentence(text: str, limit: int) -> str:
+    """``text`` within ``limit``, cut after the last whole sentence that fits (marked "…")
+    when one fits in the last two thirds, else as ``clip`` cuts it."""
+    if len(text) <= limit:
+        return text
+    head = clip(text, limit)
+    ends = [m.end() for m in _SENTENCE_END.finditer(head)]
+    if ends and ends[-1] >= limit // 3 and ends[-1] + 2 <= limit:
+        return head[: ends[-1]] + " " + ELLIPSIS
+    return head

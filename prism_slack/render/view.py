@@ -70,7 +70,9 @@ _SCORE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*(?:/|out of)\s*(\d+(?:\.\d+)?)
 
 
 def score_bar(text: str, cited: set[str]) -> str:
-    """``text`` with a bar before each ``score/max`` whose two numbers are cited values."""
+    """``text`` with a bar before each ``score/max`` whose two numbers are cited values
+    (each alone, or together as a displayed ``46/100``)."""
+    cited = cited | {n for value in cited for m in _SCORE.finditer(value) for n in m.groups()}
 
     def bar(m: re.Match[str]) -> str:
         score, scale = float(m.group(1)), float(m.group(2))
@@ -255,4 +257,5 @@ def _footnote(footnote: Footnote) -> Footnote:
         n=footnote.n,
         path=clip(one_line(footnote.path), FOOTNOTE_PATH_CHARS),
         value=clip(one_line(footnote.value), FOOTNOTE_VALUE_CHARS) or EMPTY_VALUE,
+        label=clip(one_line(footnote.label), FOOTNOTE_PATH_CHARS),
     )

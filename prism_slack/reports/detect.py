@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz
 from rapidfuzz.distance import OSA
+from wordfreq import zipf_frequency
 
 from prism_slack.ports import Detection
 from prism_slack.reports.model import Report
@@ -264,7 +265,7 @@ class CompanyIndex:
         if not candidates:
             return Detection(status="none")
         status = "found" if len(candidates) == 1 else "ambiguous"
-        return Detection(status=status, slugs=sorted(candidates))
+        return Detection(status=status, slugs=sorted(candidates), named=sorted(specific))
 
     def spans(self, text: str) -> list[tuple[int, int]]:
         """Character spans of ``text`` that name a company (the matches ``detect`` keeps),
@@ -290,6 +291,49 @@ class CompanyIndex:
         scored = [(_similarity(query, labels), slug) for slug, labels in self._labels.items()]
         scored.sort(key=lambda item: (-item[0], item[1]))
         return [slug for _, slug in scored[: max(limit, 0)]]
+
+
+SUFFIX_WORDS = LEGAL_SUFFIXES - {"co", "company", "sa", "ag", "lp", "kg", "nv", "bv"}
+"""Legal suffixes that mark a company name in any case ("acme corp"); the short ones that
+are also common words or initials are left out."""
+COMMON_WORD = 4.0
+"""Zipf frequency from which a capitalised word is an ordinary English word, not a name."""
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9&'’.-]*[A-Za-z0-9]|[A-Za-z]")
+
+
+def unknown_company(text: str, *, capitalised: bool = True) -> str | None:
+    """A company name ``text`` uses, as written: one or two words before a legal suffix
+    ("Acme Corp", "globex inc"), or, with ``capitalised``, a run of capitalised words none
+    of which is an ordinary English word or an acronym ("Initech", "Vandelay Industries";
+    never the message's first word alone). The caller checks it names no known company."""
+    words = [(m.group(0).rstrip(".’'"), m.start()) for m in _WORD.finditer(text)]
+    for i, (word, _) in enumerate(words):
+        if word.lower() in SUFFIX_WORDS and i > 0:
+            head = [w for w, _ in words[max(0, i - 2) : i]]
+            if len(head) == 2 and not head[0][:1].isupper():
+                head = head[1:]
+            return " ".join([*head, word])
+    if not capitalised:
+        return None
+    run: list[str] = []
+    for i, (word, _) in enumerate(words):
+        if _name_word(word) and (i > 0 or _name_word_after(words, i)):
+            run.append(word)
+        elif run:
+            break
+    return " ".join(run) or None
+
+
+def _name_word(word: str) -> bool:
+    return (
+        word[:1].isupper()
+        and not word.isupper()
+        and zipf_frequency(word.lower(), "en") < COMMON_WORD
+    )
+
+
+def _name_word_after(words: list[tuple[str, int]], i: int) -> bool:
+    return i + 1 < len(words) and _name_word(words[i + 1][0])
 
 
 def _kept(matches: list[_Match]) -> list[_Match]:

@@ -1,0 +1,193 @@
+"""Concepts reps ask about that a report keeps in its structure rather than in one field's
+name: its competitors, its people by role, its risks, its age.
+
+Each concept is a data file of the words that ask for it and the key words that hold it
+(``prism_slack/data/competitors.yaml``, ``roles.yaml``, ``risks.yaml``, ``age.yaml``). A
+question and a report are compared on light stems of whole words, so "competitors",
+``Competitors``, ``competitorList`` and ``main_competitors`` all meet, whatever the case
+style of the report's keys.
+
+- *competitors*: the records or names under a key whose words name competitors,
+  alternatives or incumbents, at any depth;
+- *roles*: the people whose title or buying role holds the role asked ("CFO", "champion",
+  "who signs the check"), else the nearest one (the VP Finance for a CFO);
+- *risks*: asked as "what should I worry about", "red flags": answered with the most severe
+  findings, a figure each (the composer does that);
+- *age*: the founding year or date, wherever the company's keys keep it.
+
+A concept the report does not hold is said plainly, by the composer, naming the concept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import yaml
+
+from prism_slack.llm import lexicon
+from prism_slack.llm.offline_index import Item, ReportIndex
+
+Stems = tuple[str, ...]
+
+
+def _load(name: str) -> Any:
+    text = resources.files("prism_slack").joinpath("data", name).read_text("utf-8")
+    return yaml.safe_load(text)
+
+
+def stems(text: str) -> Stems:
+    """The light stems of ``text``'s words (``Competitors`` → ``competitor``)."""
+    return tuple(lexicon.stem(w) for w in lexicon.words(text))
+
+
+def key_stems(keys: Iterable[str]) -> frozenset[str]:
+    """The stems of the words of report keys, in any case style."""
+    return frozenset(lexicon.stem(w) for key in keys for w in lexicon.key_words(key))
+
+
+@dataclass(frozen=True)
+class Phrases:
+    """Word runs, compared on stems."""
+
+    runs: tuple[Stems, ...]
+
+    @classmethod
+    def of(cls, texts: Iterable[str]) -> Phrases:
+        return cls(tuple(s for s in (stems(str(t)) for t in texts) if s))
+
+    def longest(self, said: Stems) -> int:
+        """The length of the longest run found in ``said`` (0: none)."""
+        best = 0
+        for run in self.runs:
+            n = len(run)
+            if n > best and any(said[i : i + n] == run for i in range(len(said) - n + 1)):
+                best = n
+        return best
+
+    def found(self, said: Stems) -> bool:
+        return self.longest(said) > 0
+
+
+@dataclass(frozen=True)
+class Role:
+    key: str
+    name: str
+    asked: Phrases
+    holds: Phrases
+    near: Phrases
+
+    @property
+    def article(self) -> str:
+        return "an" if self.name[:1].lower() in "aeiou" else "a"
+
+
+@dataclass(frozen=True)
+class Concepts:
+    competitors_asked: Phrases
+    competitor_keys: frozenset[str]
+    risks_asked: Phrases
+    age_asked: Phrases
+    age_keys: frozenset[str]
+    roles: tuple[Role, ...]
+
+
+@cache
+def concepts() -> Concepts:
+    competitors = _load("competitors.yaml")
+    age = _load("age.yaml")
+    roles = tuple(
+        Role(
+            key=str(key),
+            name=str(entry["name"]),
+            asked=Phrases.of(entry["asked"]),
+            holds=Phrases.of(entry["holds"]),
+            near=Phrases.of(entry.get("near") or []),
+        )
+        for key, entry in _load("roles.yaml").items()
+    )
+    return Concepts(
+        competitors_asked=Phrases.of(competitors["asked"]),
+        competitor_keys=frozenset(lexicon.stem(str(w)) for w in competitors["keys"]),
+        risks_asked=Phrases.of(_load("risks.yaml")["asked"]),
+        age_asked=Phrases.of(age["asked"]),
+        age_keys=frozenset(lexicon.stem(str(w)) for w in age["keys"]),
+        roles=roles,
+    )
+
+
+# -- what a question asks ----------------------------------------------------------------
+
+
+def asks_competitors(text: str) -> bool:
+    return concepts().competitors_asked.found(stems(text))
+
+
+def asks_risks(text: str) -> bool:
+    return concepts().risks_asked.found(stems(text))
+
+
+def asks_age(text: str) -> bool:
+    return concepts().age_asked.found(stems(text))
+
+
+def role_asked(text: str) -> Role | None:
+    """The role ``text`` asks for (the longest phrase wins: "chief financial officer" over
+    a shorter one), or ``None``."""
+    said = stems(text)
+    best: tuple[int, Role] | None = None
+    for role in concepts().roles:
+        n = role.asked.longest(said)
+        if n and (best is None or n > best[0]):
+            best = (n, role)
+    return best[1] if best else None
+
+
+# -- what a report holds -------------------------------------------------------------------
+
+
+def _person_stems(person: Item) -> Stems:
+    said = " ; ".join(person.get(k) or "" for k in ("title", "role"))
+    return stems(said)
+
+
+def holders(role: Role, people: list[Item]) -> tuple[list[Item], list[Item]]:
+    """The people who hold ``role`` by title or buying role, and, when none does, the
+    nearest ones."""
+    exact = [p for p in people if role.holds.found(_person_stems(p))]
+    if exact:
+        return exact, []
+    return [], [p for p in people if role.near.found(_person_stems(p))]
+
+
+def competitor_items(index: ReportIndex) -> list[Item]:
+    """The items under a key naming competitors: records, name lists, or named leaves."""
+    keys = concepts().competitor_keys
+    return [item for item in index.items if key_stems(item.keys) & keys]
+
+
+def competitor_named(index: ReportIndex, text: str) -> Item | None:
+    """The competitor record whose name the question uses, in full or by a distinctive word
+    of it ("position against beacon" for Beacon Underwriting)."""
+    said = set(stems(text))
+    for item in competitor_items(index):
+        if item.kind != "record":
+            continue
+        name = next((item.get(k) for k in ("name", "title", "label") if item.get(k)), None)
+        words = [w for w in stems(name or "") if len(w) >= 4 and not lexicon.is_stop(w)]
+        if words and any(w in said for w in words):
+            return item
+    return None
+
+
+def age_items(index: ReportIndex) -> list[Item]:
+    """Leaves outside any list whose key says when the company was founded."""
+    keys = concepts().age_keys
+    return [
+        item
+        for item in index.items
+        if item.kind == "leaf" and "[" not in item.path and key_stems(item.keys[-1:]) & keys
+    ]
