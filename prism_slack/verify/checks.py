@@ -981,6 +981,8 @@ def assess(
         if check not in skip:
             record(check, run(ctx))
     doubts = [] if reasons else list(ctx.attribute.doubts)
+    if doubts and proof.quotes_cited(report, ctx.cited, claim.text):
+        doubts = [d for d in doubts if d.rule != FIGURE_UNNAMED]  # its own words, quoted
     if doubts and not ctx.anchored:
         doubts.append(NOTHING_ANCHORED)
     unfound = [_reason(Check.ATTRIBUTE_WARRANT, p) for p in doubts]
@@ -994,6 +996,8 @@ def assess(
     restates = bool(undecided) and ctx.restates and not unproven
     return Assessment(kept, undecided, derivations, restates)
 
+
+FIGURE_UNNAMED = "attribute.figure_unnamed"
 
 NOTHING_ANCHORED = Problem(
     "attribute.nothing_anchored",

@@ -169,6 +169,21 @@ def _doubt(rule: Rule, message: str) -> Reason:
     return Reason(check=Check.ATTRIBUTE_WARRANT, rule=rule.id, message=message)
 
 
+def quotes_cited(report: Report, cited: Sequence[LeafFacts], text: str) -> bool:
+    """Does the claim quote a cited text value of three words or more whole (``Finding:
+    Site search returns nothing for more than one query in ten``)? Then a figure in it is
+    named by the value's own words."""
+    claim = " ".join(re.findall(r"[a-z0-9]+", fold(text).lower()))
+    for leaf in cited:
+        stored = report.evidence.leaf(leaf.path)
+        if stored is None or not isinstance(stored.value, str):
+            continue
+        value = " ".join(re.findall(r"[a-z0-9]+", fold(stored.value).lower()))
+        if value.count(" ") >= 2 and f" {value} " in f" {claim} ":
+            return True
+    return False
+
+
 # -- fail only on proof -------------------------------------------------------------------
 
 
