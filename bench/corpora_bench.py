@@ -135,48 +135,39 @@ def _lines(path: Path) -> list[dict[str, Any]]:
         return [json.loads(line) for line in fh if line.strip()]
 
 
-def natural_claims(corpora: Path) -> Corpus:
-    reports = _reports(ROOT / "reports")
+def _claims(
+    name: str, reports_dir: Path, cases: Path, truth: str, cls: str, *, ids: bool = False
+) -> Corpus:
+    """One claim corpus whose reports are all in one directory: each line a ``claim`` on a
+    ``report``, true when its ``truth`` key is, classed by its ``cls`` key."""
+    reports = _reports(reports_dir)
     allowed = load_playbook().vocabulary()
-    out = Corpus("natural-claims")
+    out = Corpus(name)
     started = time.perf_counter()
-    for row in _lines(corpora / "natural-claims" / "claims.jsonl"):
+    for i, row in enumerate(_lines(cases)):
         verdict = verify_claim(
             Claim.model_validate(row["claim"]), reports[row["report"]], allowed=allowed
         )
-        out.add(bool(row["ok"]), row["class"], verdict, row["report"])
+        case = f"{row['report']}:{i}" if ids else ""
+        out.add(bool(row[truth]), row[cls], verdict, row["report"], case)
     out.seconds = time.perf_counter() - started
     return out
+
+
+def natural_claims(corpora: Path) -> Corpus:
+    base = corpora / "natural-claims"
+    return _claims("natural-claims", ROOT / "reports", base / "claims.jsonl", "ok", "class")
 
 
 def tabfact(corpora: Path) -> Corpus:
     base = corpora / "tabfact-dev"
-    reports = _reports(base / "reports")
-    allowed = load_playbook().vocabulary()
-    out = Corpus("tabfact-dev")
-    started = time.perf_counter()
-    for row in _lines(base / "cases.jsonl"):
-        verdict = verify_claim(
-            Claim.model_validate(row["claim"]), reports[row["report"]], allowed=allowed
-        )
-        out.add(bool(row["entailed"]), row["category"], verdict, row["report"])
-    out.seconds = time.perf_counter() - started
-    return out
+    return _claims("tabfact-dev", base / "reports", base / "cases.jsonl", "entailed", "category")
 
 
 def report_styles(corpora: Path) -> Corpus:
     base = corpora / "report-styles"
-    reports = _reports(base / "reports")
-    allowed = load_playbook().vocabulary()
-    out = Corpus("report-styles")
-    started = time.perf_counter()
-    for i, row in enumerate(_lines(base / "claims.jsonl")):
-        verdict = verify_claim(
-            Claim.model_validate(row["claim"]), reports[row["report"]], allowed=allowed
-        )
-        out.add(bool(row["ok"]), row["class"], verdict, row["report"], f"{row['report']}:{i}")
-    out.seconds = time.perf_counter() - started
-    return out
+    reports, cases = base / "reports", base / "claims.jsonl"
+    return _claims("report-styles", reports, cases, "ok", "class", ids=True)
 
 
 def infotabs(corpora: Path) -> Corpus:
