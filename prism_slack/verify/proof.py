@@ -170,7 +170,7 @@ def _doubt(rule: Rule, message: str) -> Reason:
 
 
 def quotes_cited(report: Report, cited: Sequence[LeafFacts], text: str) -> bool:
-    """Does the claim quote a cited text value of three words or more whole (``Finding:
+    """Does the claim quote a cited text of three words or more whole (``Finding:
     Site search returns nothing for more than one query in ten``)? Then a figure in it is
     named by the value's own words."""
     claim = " ".join(re.findall(r"[a-z0-9]+", fold(text).lower()))
@@ -179,7 +179,8 @@ def quotes_cited(report: Report, cited: Sequence[LeafFacts], text: str) -> bool:
         if stored is None or not isinstance(stored.value, str):
             continue
         value = " ".join(re.findall(r"[a-z0-9]+", fold(stored.value).lower()))
-        if value.count(" ") >= 2 and f" {value} " in f" {claim} ":
+        words = re.findall(r"[a-z]{2,}", value)
+        if len(words) >= 3 and f" {value} " in f" {claim} ":
             return True
     return False
 
