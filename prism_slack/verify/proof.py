@@ -75,13 +75,17 @@ SETTLE_FIELD = Rule(
     "settle.other_field_named",
     "a value is in one field while the claim names its contrasting sibling",
 )
+SETTLE_RECORD = Rule(
+    "settle.record_in_parts",
+    "a score or time no cited value writes whole matches only number by number",
+)
 SETTLE_SUBJECT = Rule(
     "settle.subject_unbound", "the claim names the subject of another field holding this measure"
 )
 RULES = (
     FAIL_UNTYPED, FAIL_BEYOND, FAIL_NAME_FORM,
     SETTLE_UNIT, SETTLE_CURRENCY, SETTLE_AMBIGUOUS, SETTLE_PERIOD, SETTLE_SUBJECT,
-    SETTLE_ASSERTION, SETTLE_LEVEL, SETTLE_FIELD,
+    SETTLE_ASSERTION, SETTLE_LEVEL, SETTLE_FIELD, SETTLE_RECORD,
 )  # fmt: skip
 
 COUNT_MISMATCH = "anchor.count_mismatch"
@@ -154,6 +158,9 @@ def decide(
         words = ", ".join(sorted(said))
         doubts.append(_doubt(SETTLE_ASSERTION, f"{SETTLE_ASSERTION.doc}: {words}"))
     for q in found:
+        if q.kind is QKind.RECORD and q.key and not any(q.key in c.record_text for c in cited):
+            doubts.append(_doubt(SETTLE_RECORD, f"'{q.text}': {SETTLE_RECORD.doc}"))
+            continue
         if q.optional or q.from_path or q.text in derived or q.kind is QKind.RECORD:
             continue
         rule = _unbound(q, report, cited, claim_text)
