@@ -401,10 +401,7 @@ class _Compiler:
                          signed=signed)  # fmt: skip
         else:
             return None
-        shown = core.strip() if approx else display.quantity(q)
-        sources = {"value": Source.VALUE, "unit": Source.VALUE}
-        return TypedFact(**base, kind=FactKind.QUANTITY, display=shown, quantity=q,
-                         sources=sources)  # fmt: skip
+        return _from_value(base, q, core.strip(), approx=approx)
 
     def _scanned(  # noqa: PLR0917
         self,
@@ -432,7 +429,6 @@ class _Compiler:
                     update={"quantity": quantity, "display": display.quantity(quantity)}
                 )
             return fact
-        sources = {"value": Source.VALUE, "unit": Source.VALUE}
         digits = re.search(r"\d[\d,]*(?:\.(\d+))?", q.text)
         decimals = len(digits.group(1) or "") if digits else 0
         if q.kind is QKind.CURRENCY:
@@ -463,10 +459,14 @@ class _Compiler:
             )  # fmt: skip
         else:
             return None
-        shown = written if approx else display.quantity(quantity)
-        return TypedFact(
-            **base, kind=FactKind.QUANTITY, display=shown, quantity=quantity, sources=sources,
-        )  # fmt: skip
+        return _from_value(base, quantity, written, approx=approx)
+
+
+def _from_value(base: dict[str, Any], q: Quantity, written: str, *, approx: bool) -> TypedFact:
+    """A quantity read whole from its value string: shown as written when approximate."""
+    shown = written if approx else display.quantity(q)
+    sources = {"value": Source.VALUE, "unit": Source.VALUE}
+    return TypedFact(**base, kind=FactKind.QUANTITY, display=shown, quantity=q, sources=sources)
 
 
 # -- helpers ------------------------------------------------------------------------------

@@ -180,12 +180,12 @@ def quotes_cited(report: Report, cited: Sequence[LeafFacts], text: str) -> bool:
     """Does the claim quote a cited text of three words or more whole (``Finding:
     Site search returns nothing for more than one query in ten``)? Then a figure in it is
     named by the value's own words."""
-    claim = " ".join(re.findall(r"[a-z0-9]+", fold(text).lower()))
+    claim = _plain_words(text)
     for leaf in cited:
         stored = report.evidence.leaf(leaf.path)
         if stored is None or not isinstance(stored.value, str):
             continue
-        value = " ".join(re.findall(r"[a-z0-9]+", fold(stored.value).lower()))
+        value = _plain_words(stored.value)
         words = re.findall(r"[a-z]{2,}", value)
         if len(words) >= 3 and f" {value} " in f" {claim} ":
             return True
@@ -362,7 +362,7 @@ def _name_unproven(
     if not squashed:
         return None
     cited_paths = {leaf.path for leaf in cited}
-    if squashed in _report_names(report, frozenset(cited_paths)):
+    if _named_elsewhere(report, squashed, frozenset(cited_paths)):
         return None
     words = re.findall(r"[A-Za-z]+", fold(name).lower())
     plain = re.fullmatch(r"[A-Za-z]+(?:[ -][A-Za-z]+)*", fold(name)) is not None
@@ -427,21 +427,11 @@ def _form_of(said: str, cited: str, initials: bool) -> bool:
     return cited.startswith(said[:4]) or said.startswith(cited[:4])
 
 
-def _report_names(report: Report, cited: frozenset[str]) -> frozenset[str]:
-    """Squashed text of every value outside the cited paths (a name found there is another
-    field's)."""
-    return _squashed_outside(report, cited)
-
-
-def _squashed_outside(report: Report, cited: frozenset[str]) -> frozenset[str]:
-    everything = _squashed_values(report)
-    return frozenset(
-        token for path, tokens in everything.items() if path not in cited for token in tokens
-    )
-
-
-def _squashed_values(report: Report) -> dict[str, frozenset[str]]:
-    return report.derived(_build_squashed)
+def _named_elsewhere(report: Report, squashed: str, cited: frozenset[str]) -> bool:
+    """Does a value outside the cited paths hold the name (one to three of its words,
+    squashed)? Then the report gives it to another field."""
+    grams = report.derived(_build_squashed)
+    return any(squashed in tokens for path, tokens in grams.items() if path not in cited)
 
 
 def _build_squashed(report: Report) -> dict[str, frozenset[str]]:
@@ -536,12 +526,11 @@ def _other_field_named(
     if len(cited) < 2:
         return None
     said = _stems(text)
-    folded = f" {' '.join(re.findall(r'[a-z0-9]+', text.lower()))} "
+    folded = f" {_plain_words(text)} "
 
     def holds(leaf: LeafFacts) -> bool:
         stored = report.evidence.leaf(leaf.path)
-        written = fold(stored.render()).lower() if stored is not None else ""
-        value = " ".join(re.findall(r"[a-z0-9]+", written))
+        value = _plain_words(stored.render()) if stored is not None else ""
         values = [v for v in leaf.quantities if not v.from_path]
         if any(matches(q, v) for q in found if not q.optional for v in values):
             return True
@@ -604,6 +593,11 @@ def _other_subject(path: str, report: Report, words: frozenset[str]) -> bool:
         if theirs & words and not (own - theirs) & words - _key_stems(path):
             return True
     return False
+
+
+def _plain_words(text: str) -> str:
+    """``Fewer than 1 in 5!`` → ``fewer than 1 in 5``: folded, lower-case words and numbers."""
+    return " ".join(re.findall(r"[a-z0-9]+", fold(text).lower()))
 
 
 def _no_index(path: str) -> str:
