@@ -480,8 +480,9 @@ def _record_unbound(
     hits = written_whole(q, cited, either_way=False)  # ``1 - 2`` of ``won 2 - 1`` is unread
     if not hits:
         return SETTLE_RECORD
-    if _other_period(hits, text):
-        return SETTLE_PERIOD  # ``1 - 4 in 1998`` is 2012's record
+    stated = _years(text)
+    if stated and all((y := _years(_no_index(leaf.path))) and not y & stated for leaf in hits):
+        return SETTLE_PERIOD  # ``1 - 4 in 1998`` is 2012's record: its path names the year
     later = found[found.index(q) + 1 :]
     if later and later[0].kind is QKind.RECORD:
         listed = re.search(rf"{re.escape(q.text)}\s*[,;]\s*{re.escape(later[0].text)}", text)
@@ -498,10 +499,13 @@ def _unbound(q: Quantity, report: Report, cited: Sequence[LeafFacts], text: str)
     ]
     if not hits:
         labels = [
-            leaf for leaf in cited
-            if any(v.from_path and v.kind is QKind.NUMBER and matches(q, v) for v in leaf.quantities)
-        ]  # fmt: skip
-        if labels and not any(_says_key_number(q, leaf.path, text) for leaf in labels):
+            leaf.path
+            for leaf in cited
+            if any(
+                v.from_path and v.kind is QKind.NUMBER and matches(q, v) for v in leaf.quantities
+            )
+        ]
+        if labels and not any(_says_key_number(q, path, text) for path in labels):
             return SETTLE_KEY_NUMBER
         return None  # warranted another way (a path's period, a count): the checks said so
     if all(_rounded_part(q, leaf, report.facts.get(leaf.path)) for leaf in hits):
@@ -549,26 +553,19 @@ def _says_key_number(q: Quantity, path: str, text: str) -> bool:
     """Does the claim say the number with a word its key writes beside it (``top 10`` of
     ``top_10_share_pct``, ``rule of 40`` of ``rule_of_40``)? ``episode 2`` is not
     ``col_2``'s number."""
-    key = [w for w in re.findall(r"[a-z]+|\d+", _CAMEL.sub(" ", _last_key(path)).lower())]
-    said = [w for w in re.findall(r"[a-z]+|\d+", text.lower()) if w not in _FILLERS]
-    key = [w for w in key if w not in _FILLERS or w.isdigit()]
-    for i, word in enumerate(key):
-        if word != q.text:
-            continue
-        beside = {language.stem(key[j]) for j in (i - 1, i + 1) if 0 <= j < len(key)}
-        for k, w in enumerate(said):
-            if w == word and beside & {language.stem(said[j]) for j in (k - 1, k + 1) if 0 <= j < len(said)}:
-                return True
-    return False
-
-
-def _other_period(hits: Sequence[LeafFacts], text: str) -> bool:
-    """Does every field holding the figure name a year in its path (``otif["2024"]``), and
-    none the year the claim says?"""
-    stated = _years(text)
-    return bool(stated) and all(
-        (years := _years(_no_index(leaf.path))) and not years & stated for leaf in hits
+    key, said = _tokens(_CAMEL.sub(" ", _last_key(path))), _tokens(text)
+    return any(
+        word == q.text and word in said and _beside(key, i) & _beside(said, said.index(word))
+        for i, word in enumerate(key)
     )
+
+
+def _tokens(text: str) -> list[str]:
+    return [w for w in re.findall(r"[a-z]+|\d+", text.lower()) if w not in _FILLERS]
+
+
+def _beside(words: list[str], i: int) -> set[str]:
+    return {language.stem(words[j]) for j in (i - 1, i + 1) if 0 <= j < len(words)}
 
 
 def _unitless(f: TypedFact) -> bool:
