@@ -255,8 +255,8 @@ def _no_proof(  # noqa: PLR0917
     if reason.check is Check.ENTITY_WARRANT:
         if "closest cited name" in reason.message:
             return FAIL_NAME_FORM  # a near spelling of a cited name: fuzzy never proves
-        if said.islower() and _english(said):
-            return FAIL_NAME_FORM  # an English word in lower case, not a name
+        if said.islower() and (_english(said) or language.typo(said)):
+            return FAIL_NAME_FORM  # an English word in lower case (or its typo), not a name
         return _name_unproven(said, report, cited, facts, claim_text)
     return None
 
@@ -416,6 +416,8 @@ def _name_unproven(
     if squashed in initials:
         return FAIL_NAME_FORM  # ``U.S.`` for ``United States``
     parts = [squash_name(w) for w in re.findall(r"[A-Za-z][A-Za-z.]*", name)]
+    if parts and all(language.typo(p) for p in parts):
+        return FAIL_NAME_FORM  # ``Austrailia``: a typo of a word, not a name of its own
     formed = [any(_form_of(p, t, dotted) for t, dotted in tokens if t) for p in parts if p]
     common = [zipf_frequency(p, "en") >= COMMON_ZIPF for p in parts if p]
     if any(formed) and all(f or c for f, c in zip(formed, common, strict=True)):
