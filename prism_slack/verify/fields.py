@@ -16,8 +16,8 @@ from prism_slack.verify import lexicon
 from prism_slack.verify.calendar import _two_digit_year
 from prism_slack.verify.numbers import Scan, scan
 from prism_slack.verify.quantity import (
-    _CURRENCIES,
     _PATH_UNITS,
+    CURRENCIES,
     DatePoint,
     Direction,
     Period,
@@ -83,7 +83,7 @@ def _path_hints(path: str) -> FieldHints:
     last = key[-1] if key else ""
     basis_points = bool(lexicon.BASIS_POINT_PATH_WORDS & set(key))
     percent = basis_points or bool(lexicon.PERCENT_PATH_WORDS & set(key))
-    currency = next((_CURRENCIES[w] for w in key if w in ("usd", "eur", "gbp")), None)
+    currency = next((c for w in key if len(w) == 3 and (c := CURRENCIES.get(w))), None)
     return FieldHints(
         percent=percent,
         fraction=not percent and bool(lexicon.FRACTION_PATH_WORDS & set(key)),

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from decimal import Decimal
 from functools import lru_cache
 from importlib import resources
 
@@ -28,6 +29,8 @@ from wordfreq import zipf_frequency
 
 from prism_slack import language
 from prism_slack.facts.model import AGAINST, FactKind, TypedFact, Unit
+from prism_slack.facts.model import Quantity as FactQuantity
+from prism_slack.facts.words import duration_unit
 from prism_slack.reports.model import Report
 from prism_slack.verdict import Check, Reason
 from prism_slack.verify.anchors import matches, written_whole
@@ -265,7 +268,6 @@ _VAGUE = r"(?:early|late|middle|spring|summer|autumn|fall|winter|end|start|begin
 """Words for a part of a year the date grammar does not read (it reads ``mid-2026``)."""
 _VAGUE_DATE = re.compile(rf"\b{_VAGUE}\b", re.I)
 _SPANS = r"(?:decades?|centur(?:y|ies)|years?|months?|weeks?|days?)"
-_CALENDAR_UNITS = frozenset({"month", "months", "year", "years"})
 
 
 def _beyond(  # noqa: PLR0917
@@ -322,13 +324,21 @@ def _beyond(  # noqa: PLR0917
         )
     ):
         return True  # the figure is the value; only a bound word (``turned over``) is read
-    measures = {f.quantity.measure for f in facts if f is not None and f.quantity is not None}
-    if (
-        q.unit is not None
-        and measures
-        and (q.unit in _CALENDAR_UNITS) != bool(measures & _CALENDAR_UNITS)
-    ):
-        return True
+    measures = {
+        f.quantity.measure
+        for f in facts
+        if f is not None and f.quantity is not None and f.quantity.unit is Unit.DURATION
+    }
+    said_unit = duration_unit(q.unit) if q.unit is not None else None
+    if said_unit and measures and said_unit not in measures:
+        # ``60 months`` of ``5 years``: a conversion the checks do not make; ``46 days``
+        # of ``46 hours`` converts to no cited value, and that is proof
+        half = re.match(r"\s+and\s+a\s+(?:half|quarter)\b", text[text.find(said) + len(said) :])
+        return half is not None or any(
+            _converts(q.value, said_unit, f.quantity)
+            for f in facts
+            if f is not None and f.quantity is not None
+        )
     numeric = [leaf for leaf in cited if any(v.numeric for v in leaf.quantities)]
     if len(numeric) < 2 or q.kind is not QKind.NUMBER or q.unit is not None:
         return False
@@ -338,6 +348,22 @@ def _beyond(  # noqa: PLR0917
     shares = any(f is not None and f.quantity is not None and f.quantity.unit in (
         Unit.FRACTION, Unit.RATIO) for f in facts)  # fmt: skip
     return relation is not None and (shares or relation.group(1).lower() == "times")
+
+
+_SECONDS = {
+    "milliseconds": 0.001, "seconds": 1, "minutes": 60, "hours": 3600, "days": 86400,
+    "weeks": 604800, "months": 2629800, "years": 31557600,
+}  # fmt: skip
+CONVERTED = 0.1
+"""A figure in another unit that comes within this share of a cited duration."""
+
+
+def _converts(value: Decimal, unit: str, cited: FactQuantity) -> bool:
+    """Does ``value`` ``unit`` come near the cited duration in the cited unit?"""
+    if cited.measure not in _SECONDS or unit not in _SECONDS or not cited.value:
+        return False
+    converted = float(value) * _SECONDS[unit] / _SECONDS[cited.measure]
+    return abs(converted - cited.value) <= CONVERTED * abs(cited.value)
 
 
 def _dimension(q: Quantity) -> str:
