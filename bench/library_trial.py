@@ -677,7 +677,18 @@ def markdown(result: dict[str, Any]) -> str:
             f"| {name} | {lib['classes']} | {f['read_by_library']} | {f['agree']} | "
             f"{f['disagree']} | {f['library_only']} | {f['ours_only']} | {f['us_per_value']} |"
         )
-    lines += ["", "By class (ours where we read it, else the library's):", ""]
+    lines += ["", "How each was run:", ""]
+    lines += [
+        f"- {name}: {lib['mode']}" for name, lib in result["libraries"].items() if "mode" in lib
+    ]
+    lines += [
+        "",
+        "Timings are of one run on a shared two-core machine under load: compare them within",
+        "a run, not across runs.",
+        "",
+        "By class (ours where we read it, else the library's):",
+        "",
+    ]
     for name, lib in result["libraries"].items():
         if "missing" in lib:
             continue
