@@ -28,6 +28,7 @@ from typing import Any
 
 from prism_slack.evidence import join_key
 from prism_slack.facts import display
+from prism_slack.facts.dates import one_date
 from prism_slack.facts.model import (
     AGAINST,
     FactKind,
@@ -49,6 +50,9 @@ from prism_slack.facts.words import (
 )
 from prism_slack.verify.numbers import QKind, scan
 from prism_slack.verify.quantity import Quantity as Scanned
+
+TWO_WAYS = "a date that reads two ways (day or month first)"
+"""The note of an all-numeric date whose day and month may be either way round."""
 
 PASSAGE_WORDS = 9
 """A text of this many words or more (or of more than one sentence) is a passage."""
@@ -456,6 +460,11 @@ class _Compiler:
             )  # fmt: skip
         elif q.kind in (QKind.DATE, QKind.PERIOD):
             when = _when(q)
+            if when is None and q.kind is QKind.DATE and len(q.dates) > 1:
+                return TypedFact(  # a date, but which one is open: no ``when``
+                    **base, kind=FactKind.DATE, display=written, text=written,
+                    sources={"value": Source.VALUE}, note=TWO_WAYS,
+                )  # fmt: skip
             if when is None:
                 return None
             when = when.model_copy(update={"approx": approx})
@@ -649,14 +658,16 @@ def _period_of(text: str) -> When | None:
 def _when(q: Scanned) -> When | None:
     start: dt.date | None
     end: dt.date | None
+    if q.kind is QKind.DATE and len(q.dates) > 1:
+        # the grammar's readings of one all-numeric date (day or month first, a two-digit
+        # year in either century), not a range: the one date both orders agree on, or none
+        day = one_date(q.text)
+        return None if day is None else When(start=day, end=day, granularity=Granularity.DAY)
     if q.kind is QKind.DATE and q.dates:
-        first, last = q.dates[0], q.dates[-1]
+        first = q.dates[0]
         if first.year is None:
             return None
         start = dt.date(first.year, first.month or 1, first.day or 1)
-        if len(q.dates) > 1 and last.year is not None:
-            end = dt.date(last.year, last.month or 12, last.day or 28)
-            return When(start=start, end=end, granularity=Granularity.RANGE)
         gran = (
             Granularity.DAY if first.day else Granularity.MONTH if first.month else Granularity.YEAR
         )
