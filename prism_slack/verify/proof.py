@@ -345,8 +345,11 @@ def _beyond(  # noqa: PLR0917
     # points between two fractions, or one number so many times another: arithmetic the
     # derived figures do not do
     relation = re.search(rf"{re.escape(said)}\s+(?:percentage\s+)?(points?|times)\b", text, re.I)
-    shares = any(f is not None and f.quantity is not None and f.quantity.unit in (
-        Unit.FRACTION, Unit.RATIO) for f in facts)  # fmt: skip
+    shares = any(
+        f is not None and f.quantity is not None
+        and (f.quantity.unit in (Unit.FRACTION, Unit.RATIO) or 0 < abs(f.quantity.value) < 1)
+        for f in facts
+    )  # fmt: skip
     return relation is not None and (shares or relation.group(1).lower() == "times")
 
 
