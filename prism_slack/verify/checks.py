@@ -989,7 +989,7 @@ def assess(
     derivations = tuple(ctx.derivations)
     kept, unproven = proof.decide(
         report, ctx.cited, ctx.found.quantities, reasons,
-        settled=not unfound, derived=frozenset(d.figure for d in derivations),
+        derived=frozenset(d.figure for d in derivations),
         claim_text=claim.text, names=tuple(n.squashed for n in ctx.names),
     )  # fmt: skip
     undecided = () if kept else (*unfound, *unproven)

@@ -18,6 +18,7 @@ from prism_slack.verify.numbers import Scan, scan
 from prism_slack.verify.quantity import (
     _PATH_UNITS,
     CURRENCIES,
+    UNITS,
     DatePoint,
     Direction,
     Period,
@@ -188,6 +189,15 @@ def _value_quantities(
         and (found[0].kind is not QKind.CURRENCY or found[0].currency != typed.currency)
     ):  # ``DKK 845m``: the typed fact read the code and scale the grammar does not
         return tuple(number_quantities(Decimal(repr(typed.value)), value, hints))
+    if (
+        typed is not None
+        and typed.unit is Unit.DURATION
+        and typed.measure in UNITS
+        and len(found) == 1
+        and found[0].kind is QKind.NUMBER
+        and found[0].unit is None
+    ):  # ``6 business days``: the unit a word apart
+        return (replace(found[0], unit=unit_key(typed.measure)),)
     if len(found) == 1 and found[0].kind is QKind.NUMBER and found[0].unit is None:
         only = found[0]
         if only.text == value.strip():  # a bare number stored as a string

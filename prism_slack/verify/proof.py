@@ -36,7 +36,7 @@ from prism_slack.verdict import Check, Reason
 from prism_slack.verify import lexicon
 from prism_slack.verify.anchors import matches, written_whole
 from prism_slack.verify.index import LeafFacts
-from prism_slack.verify.numbers import QKind, Quantity
+from prism_slack.verify.numbers import UNITS, QKind, Quantity
 from prism_slack.verify.text import fold, squash_name
 
 
@@ -143,15 +143,13 @@ def decide(
     found: Sequence[Quantity],
     reasons: list[Reason],
     *,
-    settled: bool,
     derived: frozenset[str],
     claim_text: str,
     names: Sequence[str] = (),
 ) -> tuple[list[Reason], list[Reason]]:
     """The failures that stand, and the doubts that leave the claim undecided.
 
-    ``settled``: the checks found nothing against the claim and no doubt either; only then
-    are the settle rules asked. ``derived``: claim figures warranted by arithmetic.
+    ``derived``: claim figures warranted by arithmetic.
     ``names``: the names the claim writes, squashed."""
     facts = [report.facts.get(leaf.path) for leaf in cited]
     kept: list[Reason] = []
@@ -162,8 +160,10 @@ def decide(
             kept.append(reason)
         else:
             doubts.append(Reason(check=reason.check, rule=rule.id, message=reason.message))
-    if kept or not settled or doubts:
+    if kept:
         return kept, doubts
+    # the settle rules are asked of an undecided claim too: a claim they doubt is more
+    # than a restatement of its values, so ``auto`` never posts it unjudged
     said = _assertions(claim_text) - {
         w
         for leaf in cited
@@ -336,14 +336,15 @@ def _beyond(  # noqa: PLR0917
     }
     said_unit = duration_unit(q.unit) if q.unit is not None else None
     if said_unit and measures and said_unit not in measures:
-        # ``60 months`` of ``5 years``: a conversion the checks do not make; ``46 days``
-        # of ``46 hours`` converts to no cited value, and that is proof
-        half = re.match(r"\s+and\s+a\s+(?:half|quarter)\b", text[text.find(said) + len(said) :])
-        return half is not None or any(
-            _converts(q.value, said_unit, f.quantity)
-            for f in facts
-            if f is not None and f.quantity is not None
-        )
+        if re.match(r"\s+and\s+a\s+(?:half|quarter)\b", text[text.find(said) + len(said) :]):
+            return True  # ``a day and a half``: the grammar reads ``a day``
+        if not {_dimension_of(said_unit)} & set(map(_dimension_of, measures)):
+            # ``seven months`` of ``210 days``: a conversion the anchor does not make
+            return any(
+                _converts(q.value, said_unit, f.quantity)
+                for f in facts
+                if f is not None and f.quantity is not None
+            )
     numeric = [leaf for leaf in cited if any(v.numeric for v in leaf.quantities)]
     if len(numeric) < 2 or q.kind is not QKind.NUMBER or q.unit is not None:
         return False
@@ -364,6 +365,12 @@ _SECONDS = {
 }  # fmt: skip
 CONVERTED = 0.1
 """A figure in another unit that comes within this share of a cited duration."""
+
+
+def _dimension_of(unit: str | None) -> str | None:
+    """The dimension the anchor converts a unit within (``hours`` and ``days`` are both
+    time; ``months`` and ``years`` are calendar)."""
+    return UNITS[unit][0] if unit in UNITS else None
 
 
 def _converts(value: Decimal, unit: str, cited: FactQuantity) -> bool:
@@ -525,8 +532,7 @@ def _record_unbound(
     hits = written_whole(q, cited, either_way=False)  # ``1 - 2`` of ``won 2 - 1`` is unread
     if not hits:
         return SETTLE_RECORD
-    stated = _years(text)
-    if stated and all((y := _years(_no_index(leaf.path))) and not y & stated for leaf in hits):
+    if all(_other_period(text, _no_index(leaf.path)) for leaf in hits):
         return SETTLE_PERIOD  # ``1 - 4 in 1998`` is 2012's record: its path names the year
     later = found[found.index(q) + 1 :]
     if later and later[0].kind is QKind.RECORD:
@@ -569,11 +575,8 @@ def _unbound(q: Quantity, report: Report, cited: Sequence[LeafFacts], text: str)
         named = [leaf for leaf in hits if _key_stems(leaf.path) & words]
         if len(named) != 1:
             return SETTLE_AMBIGUOUS
-    for f in typed:
-        if f.period_text and f.quantity is not None:
-            stated = _years(text)
-            if stated and not stated & _years(f.period_text):
-                return SETTLE_PERIOD
+    if any(f.period_text and f.quantity and _other_period(text, f.period_text) for f in typed):
+        return SETTLE_PERIOD
     for leaf in hits:
         if _other_subject(leaf.path, report, words):
             return SETTLE_SUBJECT
@@ -762,6 +765,32 @@ def _years(text: str) -> set[str]:
     out = set(re.findall(r"\b(?:19|20)\d{2}\b", text))
     out |= {f"20{y}" for y in re.findall(r"\bFY\s?'?(\d{2})\b", text, re.IGNORECASE)}
     return out
+
+
+_PART = re.compile(
+    r"\b(?:(?P<h>[12])H|H(?P<h2>[12])|Q(?P<q>[1-4]))\s*(?:FY\s?)?'?(?P<y>(?:19|20)?\d{2})\b",
+    re.IGNORECASE,
+)
+"""A half or a quarter with its year: ``1H FY25``, ``H2 2025``, ``Q3'25``, ``Q4 FY2024``."""
+
+
+def _parts(text: str) -> set[str]:
+    """The halves and quarters a text names, as ``2025h2``, ``2025q3``."""
+    out = set()
+    for m in _PART.finditer(text):
+        year = m["y"] if len(m["y"]) == 4 else f"20{m['y']}"
+        out.add(f"{year}h{m['h'] or m['h2']}" if m["q"] is None else f"{year}q{m['q']}")
+    return out
+
+
+def _other_period(text: str, held: str) -> bool:
+    """Does the claim name a year, or a half or quarter, that ``held`` (a field's period or
+    path) names otherwise?"""
+    stated, theirs = _years(text), _years(held)
+    if stated and theirs and not stated & theirs:
+        return True
+    stated_parts, their_parts = _parts(text), _parts(held)
+    return bool(stated_parts and their_parts and not stated_parts & their_parts)
 
 
 def _other_subject(path: str, report: Report, words: frozenset[str]) -> bool:
