@@ -663,14 +663,14 @@ class Composer:
 
     def lookup(self, q: Question, hits: list[Hit]) -> list[Claim]:
         top = hits[0].score
-        chosen = [
-            h.item
+        picked = [
+            h
             for h in hits
             if h.score >= RELATIVE_CUTOFF * top
             and h.coverage > 0
             and (h.named or not hits[0].named or h.item.kind == "record")
         ]
-        chosen = chosen[:MAX_LOOKUP_ITEMS]
+        chosen = self.wholes(q, picked)[:MAX_LOOKUP_ITEMS]
         claims: list[Claim] = []
         for item in chosen:
             claims += self.item_claims(item)
@@ -689,6 +689,41 @@ class Composer:
                 if sentence is not None and self.sentence_terms(sentence) & set(q.content):
                     claims.append(wording.detail_claim(related, sentence))
         return claims
+
+    def wholes(self, q: Question, chosen: list[Hit]) -> list[Item]:
+        """The items of ``chosen`` with the measure asked first and its parts left out: when
+        a best-covering item is the measure itself (the question's term heads its name,
+        qualified by soft words only: ``Annual Revenue``, ``revenue.total_usd``), the kinds
+        of it the question did not ask for (``Rooms Revenue``) and the parts nested beside
+        the whole (``revenue.by_segment.pumps.revenue_usd``) give way to it, and so do
+        other sections' fields that only mention it (``Scores["Revenue Management"]``). An
+        item holding a question term the whole lacks ("ecom rev") always stays."""
+        heads = self.index.heads
+        best = max((h.coverage for h in chosen), default=0.0)
+        pure = [
+            h
+            for h in chosen
+            if h.coverage == best
+            and (head := heads[h.item.order]) is not None
+            and head.pure
+            and head.term in q.content
+        ]
+        if not pure:
+            return [h.item for h in chosen]
+        whole = min(pure, key=lambda h: (len(h.item.keys), chosen.index(h)))
+        term = heads[whole.item.order].term  # type: ignore[union-attr]
+        parent = whole.item.path.rsplit(".", 1)[0] if "." in whole.item.path else ""
+
+        def part(hit: Hit) -> bool:
+            item, head = hit.item, heads[hit.item.order]
+            if hit.covered - whole.covered:
+                return False
+            if head is None or head.term != term:  # another measure: only the whole's own
+                return item.kind == "leaf" and item.section != whole.item.section
+            nested = bool(parent) and item.path.startswith(parent + ".")
+            return not head.pure or nested
+
+        return [whole.item, *(h.item for h in chosen if h is not whole and not part(h))]
 
     def coaching(self, q: Question, person: Item | None = None) -> list[Claim]:
         """A move anchored to ``person`` (a follow-up's "her"), else to the person,

@@ -111,6 +111,14 @@ COMPONENT = 0.7
 VALUE_PRIOR = {"report": 0.4}
 """Values of sections about the audit rather than the prospect (its scope, its method)
 weigh less: they mention the things audited, they do not state facts about them."""
+HEAD_BONUS = 1.0
+"""Score added when a question term is the head of an item's name: "revenue" asks for
+``Annual Revenue`` (a revenue) before ``Revenue Growth`` (a growth) or ``field_sales_reps``
+(a count of reps): in an English compound the last word names the thing, the words before it
+qualify it."""
+PURE_BONUS = 0.5
+"""Added again when the head's only qualifiers are soft words (``annual``, ``total``): the
+measure itself, not one part of it (``Rooms Revenue``)."""
 REPEAT = {LAST_KEY: 3, MIDDLE_KEY: 2, SECTION_KEY: 1, FIELD_KEY: 1, TITLE_VALUE: 2, VALUE: 1}
 
 
@@ -144,6 +152,8 @@ class ReportIndex:
     """The terms that name a numeric field (``employee`` for ``headcount = 940``)."""
     facts: ReportFacts
     """The report's typed facts: what each leaf means and how a rep says it."""
+    heads: list[Head] = field(default_factory=list)
+    """Per item, the head of its name (``None`` for a record or list)."""
     _known_words: frozenset[str] = frozenset()
     _cache: dict[str, list[float]] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -196,6 +206,9 @@ class ReportIndex:
         for i, raw in scores.items():
             names = self.name_terms[i]
             precision = len(names & asked) / len(names) if names else 0.0
+            head = self.heads[i] if i < len(self.heads) else None
+            if head is not None and head.term in content:
+                raw += HEAD_BONUS + (PURE_BONUS if head.pure else 0.0)
             held = covered.get(i, set())
             coverage = sum(content[t] for t in held) / total if total else 0.0
             named = any(self.postings[t][i] >= SECTION_KEY for t in held)
@@ -430,6 +443,38 @@ def _acronyms(key: str) -> set[str]:
     return {"".join(w[0] for w in ws) for ws in (words, content) if len(ws) >= 2}
 
 
+@dataclass(frozen=True, slots=True)
+class Head:
+    """The head of a field's name: the term of its last content word (``premium`` for
+    ``grossWrittenPremium``, ``rep`` for ``field_sales_reps``), read from the parent key when
+    the last key holds only units and qualifiers (``revenue.total_usd`` → ``revenue``); in
+    "X of Y" it is X (``share_of_revenue_pct`` is a share)."""
+
+    term: str
+    pure: bool
+    """Nothing but soft words qualify it (``Annual Revenue``, ``revenue.total_usd``)."""
+
+
+_PARENTHESIS = re.compile(r"\([^)]*\)")
+
+
+def head_of(keys: tuple[str, ...]) -> Head | None:
+    """The head of the name ``keys`` end in (see ``Head``), or ``None``."""
+    for key in reversed(keys[-2:]):
+        words = [
+            w
+            for w in lexicon.key_words(_PARENTHESIS.sub(" ", key))
+            if w not in UNIT_WORDS and not w.isdigit()
+        ]
+        if "of" in words[1:]:  # "share of revenue" is a share
+            before = lexicon.terms(words[: words.index("of")])
+            return Head(before[-1], pure=len(set(before)) == 1) if before else None
+        hard = [t for t in lexicon.terms(words) if not lexicon.is_soft(t)]
+        if hard:
+            return Head(hard[-1], pure=len(set(hard)) == 1)
+    return None
+
+
 def _names(keys: tuple[str, ...]) -> frozenset[str]:
     words = [w for w in lexicon.key_words(keys[-1]) if w not in UNIT_WORDS]
     return frozenset(lexicon.terms(words))
@@ -533,6 +578,7 @@ def build_index(report: Report) -> ReportIndex:
         companies=CompanyIndex([report]),
         bm25=BM25Okapi(list(docs)),
         facts=report.facts,
+        heads=[head_of(item.keys) if item.kind == "leaf" else None for item in builder.items],
     )
 
 
