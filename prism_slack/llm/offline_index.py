@@ -207,12 +207,13 @@ class ReportIndex:
             names = self.name_terms[i]
             precision = len(names & asked) / len(names) if names else 0.0
             head = self.heads[i] if i < len(self.heads) else None
+            bonus = 0.0
             if head is not None and head.term in content:
-                raw += HEAD_BONUS + (PURE_BONUS if head.pure else 0.0)
+                bonus = HEAD_BONUS + (PURE_BONUS if head.pure else 0.0)
             held = covered.get(i, set())
             coverage = sum(content[t] for t in held) / total if total else 0.0
             named = any(self.postings[t][i] >= SECTION_KEY for t in held)
-            hit = Hit(self.items[i], raw + 0.5 * precision, frozenset(held), coverage, named)
+            hit = Hit(self.items[i], raw + bonus + 0.5 * precision, frozenset(held), coverage, named)
             hits.append(hit)
         hits.sort(key=lambda h: (-h.score, h.item.order))
         return hits
