@@ -213,7 +213,8 @@ class ReportIndex:
             held = covered.get(i, set())
             coverage = sum(content[t] for t in held) / total if total else 0.0
             named = any(self.postings[t][i] >= SECTION_KEY for t in held)
-            hit = Hit(self.items[i], raw + bonus + 0.5 * precision, frozenset(held), coverage, named)
+            score = raw + bonus + 0.5 * precision
+            hit = Hit(self.items[i], score, frozenset(held), coverage, named)
             hits.append(hit)
         hits.sort(key=lambda h: (-h.score, h.item.order))
         return hits
