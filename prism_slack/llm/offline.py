@@ -711,7 +711,9 @@ class Composer:
         if not pure:
             return [h.item for h in chosen]
         whole = min(pure, key=lambda h: (len(h.item.keys), chosen.index(h)))
-        term = heads[whole.item.order].term  # type: ignore[union-attr]
+        whole_head = heads[whole.item.order]
+        assert whole_head is not None
+        term = whole_head.term
         parent = whole.item.path.rsplit(".", 1)[0] if "." in whole.item.path else ""
 
         def part(hit: Hit) -> bool:

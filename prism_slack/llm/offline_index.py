@@ -152,7 +152,7 @@ class ReportIndex:
     """The terms that name a numeric field (``employee`` for ``headcount = 940``)."""
     facts: ReportFacts
     """The report's typed facts: what each leaf means and how a rep says it."""
-    heads: list[Head] = field(default_factory=list)
+    heads: list[Head | None] = field(default_factory=list)
     """Per item, the head of its name (``None`` for a record or list)."""
     _known_words: frozenset[str] = frozenset()
     _cache: dict[str, list[float]] = field(default_factory=dict)
