@@ -216,7 +216,10 @@ def parse_question(text: str, index: ReportIndex, *, names_company: bool = False
     known = {t for t, w in q.content.items() if w >= 1.0}
     q.best = bool(raw & _BEST_WORDS) and not known - {"score"}
     q.worst = bool(raw & _WORST_WORDS) and not known - {"score"}
-    q.size = bool(raw & _SIZE_WORDS) and not q.known_content and not q.best and not q.worst
+    # "how big is their book": a size asked of the company in a word no field is named by
+    # (only the report's prose says "book"), not of a field ("how big is their sales team")
+    named = {t for t in q.content if t in index.key_terms or t in specific | _METRIC_TERMS}
+    q.size = bool(raw & _SIZE_WORDS) and not named and not q.best and not q.worst
     q.pronoun = bool(raw & _PERSON_PRONOUNS)
     q.refers = bool(raw & _DEMONSTRATIVES)
     if q.who and "them" in raw and set(q.content) == {"owner"} and not q.refers:
