@@ -501,7 +501,8 @@ class Composer:
 
     def concept(self, q: Question) -> list[Claim] | None:
         """The answer to a concept the report keeps in its structure (``offline_concepts``):
-        people by role, competitors, risks, the company's age; ``None`` for anything else."""
+        people by role, competitors, risks, the company's age, measures asked in a rep's
+        words (how well capitalised, what customers think); ``None`` for anything else."""
         role = concepts.role_asked(q.text)
         if role is not None:
             exact, near = concepts.holders(role, self.index.people())
@@ -516,6 +517,13 @@ class Composer:
             return [self.item_claims(item)[0] for item in found[:MAX_LOOKUP_ITEMS]]
         if concepts.asks_risks(q.text) and self.index.findings():
             return self.risks()
+        measure = concepts.measure_asked(q.text)
+        if measure is not None:
+            held = concepts.measure_items(self.index, measure, q.text)
+            if not held:
+                missing = absent(f"The report doesn't give {measure.name}.")
+                return [missing, *self.nearby(q, self.ranked(q) if q.content else [])]
+            return [self.item_claims(item)[0] for item in held[:3]]
         if concepts.asks_age(q.text):
             aged = concepts.age_items(self.index)
             if not aged:

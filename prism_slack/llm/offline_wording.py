@@ -179,6 +179,9 @@ def label(keys: tuple[str, ...]) -> str:
 
 
 def _key_label(keys: tuple[str, ...]) -> str:
+    written = keys[-1].strip() if keys else ""
+    if " " in written and not set(_words(written)) <= _GENERIC_LABELS:
+        return written  # a key written as words ("Review Score (TripAdvisor avg.)") as written
     inner = [w for k in keys[1:] for w in _words(k) if w not in UNIT_WORDS]
     if not inner:
         inner = [w for k in keys for w in _words(k) if w not in UNIT_WORDS]
