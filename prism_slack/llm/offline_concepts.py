@@ -235,9 +235,7 @@ def age_items(index: ReportIndex) -> list[Item]:
     """Leaves outside any list whose key says when the company was founded."""
     keys = concepts().age_keys
     return [
-        item
-        for item in index.items
-        if item.kind == "leaf" and not _IN_LIST.search(item.path) and key_stems(item.keys[-1:]) & keys
+        item for item in index.items if _outside_lists(item) and key_stems(item.keys[-1:]) & keys
     ]
 
 
@@ -246,8 +244,11 @@ def measure_items(index: ReportIndex, measure: Measure, text: str) -> list[Item]
     a word of ``text`` first (then document order)."""
     said = set(stems(text))
     found = [
-        item
-        for item in index.items
-        if item.kind == "leaf" and not _IN_LIST.search(item.path) and key_stems(item.keys) & measure.keys
+        item for item in index.items if _outside_lists(item) and key_stems(item.keys) & measure.keys
     ]
     return sorted(found, key=lambda item: (-len(key_stems(item.keys) & said), item.order))
+
+
+def _outside_lists(item: Item) -> bool:
+    """A leaf field outside any list."""
+    return item.kind == "leaf" and not _IN_LIST.search(item.path)
