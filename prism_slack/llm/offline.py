@@ -519,11 +519,14 @@ class Composer:
             return self.risks()
         measure = concepts.measure_asked(q.text)
         if measure is not None:
-            held = concepts.measure_items(self.index, measure, q.text)
+            held, unheld = concepts.measure_items(self.index, measure, q.text)
             if not held:
                 missing = absent(f"The report doesn't give {measure.name}.")
                 return [missing, *self.nearby(q, self.ranked(q) if q.content else [])]
-            return [self.item_claims(item)[0] for item in held[:3]]
+            claims = [self.item_claims(item)[0] for item in held[: MAX_LOOKUP_ITEMS - 1]]
+            if unheld:  # "how much of their business is consumables": the parts it has
+                return [absent(f"Not in the audit report: {unheld}."), *claims]
+            return claims
         if concepts.asks_age(q.text):
             aged = concepts.age_items(self.index)
             if not aged:

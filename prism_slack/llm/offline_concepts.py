@@ -100,6 +100,9 @@ class Measure:
     name: str
     asked: Phrases
     keys: frozenset[str]
+    part: bool = False
+    """The question names the part it asks the measure of ("how much of their business is
+    pumps"): a field answers only when its keys hold that part."""
 
 
 @dataclass(frozen=True)
@@ -126,6 +129,7 @@ def _measures() -> tuple[Measure, ...]:
                 name=str(data["name"]),
                 asked=Phrases.of(data["asked"]),
                 keys=frozenset(lexicon.stem(str(w)) for w in data["keys"]),
+                part=bool(data.get("part", False)),
             )
         )
     return tuple(out)
@@ -239,14 +243,24 @@ def age_items(index: ReportIndex) -> list[Item]:
     ]
 
 
-def measure_items(index: ReportIndex, measure: Measure, text: str) -> list[Item]:
+def measure_items(index: ReportIndex, measure: Measure, text: str) -> tuple[list[Item], str]:
     """The fields (outside any list) whose keys name ``measure``, those whose keys also hold
-    a word of ``text`` first (then document order)."""
-    said = set(stems(text))
+    a word of ``text`` first (then document order); and, for a measure of a part, the part
+    asked when no field's keys hold it (``""`` when they do, or nothing is asked)."""
+    said = stems(text)
+    asked = {s for run in measure.asked.runs for s in run}
+    rest = {w for w in said if w not in asked and not lexicon.is_stop(w) and len(w) > 1}
     found = [
         item for item in index.items if _outside_lists(item) and key_stems(item.keys) & measure.keys
     ]
-    return sorted(found, key=lambda item: (-len(key_stems(item.keys) & said), item.order))
+    found.sort(key=lambda item: (-len(key_stems(item.keys) & rest), item.order))
+    if not measure.part or not rest:
+        return found, ""
+    held = [item for item in found if key_stems(item.keys) & rest]
+    if held:
+        return held, ""
+    words = [w for w in lexicon.words(text) if lexicon.stem(w) in rest]
+    return found, " ".join(words)
 
 
 def _outside_lists(item: Item) -> bool:

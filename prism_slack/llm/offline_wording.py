@@ -182,7 +182,9 @@ def _key_label(keys: tuple[str, ...]) -> str:
     written = keys[-1].strip() if keys else ""
     if " " in written and not set(_words(written)) <= _GENERIC_LABELS:
         return written  # a key written as words ("Review Score (TripAdvisor avg.)") as written
-    inner = [w for k in keys[1:] for w in _words(k) if w not in UNIT_WORDS]
+    # the field's own key and the one that places it (``by_segment.pumps.share_pct`` →
+    # "pumps share"), not every key down from the section
+    inner = [w for k in keys[1:][-2:] for w in _words(k) if w not in UNIT_WORDS]
     if not inner:
         inner = [w for k in keys for w in _words(k) if w not in UNIT_WORDS]
     elif set(inner) <= _GENERIC_LABELS:
