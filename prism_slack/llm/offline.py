@@ -176,6 +176,9 @@ _MONEY_ASK = re.compile(
 """A figure asked as an amount of money ("EBITDA in dollars")."""
 _PERIOD_WORDS = re.compile(r"\b(?:(?:fy|q[1-4]|h[12])\s?)?(?:19|20)?\d\d\b")
 """A period a question names: a year, ``FY25``, ``Q3 2025`` (matched to a series' keys)."""
+_USE_FOR = re.compile(r"\b(?:use[sd]?|using|runs?|relys?|relies|relying) (?:on )?(?:for|to)\b", re.I)
+"""The tool a job is done with ("what do they use for field service"): the vendor is asked,
+not only leaned to."""
 _NAMES = re.compile(r"(?<=\w\W)\b[A-Z][a-z]+\b")
 
 
@@ -212,6 +215,9 @@ def parse_question(text: str, index: ReportIndex, *, names_company: bool = False
                 q.soft[concept] = 1.0
         else:
             q.content[term] = 1.0 if term in specific else index.weight(term)
+    if _USE_FOR.search(text) and q.soft.get(lexicon.VENDOR):  # "what do they use for X"
+        del q.soft[lexicon.VENDOR]
+        q.content[lexicon.VENDOR] = 1.0
     q.who = bool(raw & {"who", "whom", "whos"})
     known = {t for t, w in q.content.items() if w >= 1.0}
     q.best = bool(raw & _BEST_WORDS) and not known - {"score"}
