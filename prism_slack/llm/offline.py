@@ -176,6 +176,8 @@ _MONEY_ASK = re.compile(
 """A figure asked as an amount of money ("EBITDA in dollars")."""
 _PERIOD_WORDS = re.compile(r"\b(?:(?:fy|q[1-4]|h[12])\s?)?(?:19|20)?\d\d\b")
 """A period a question names: a year, ``FY25``, ``Q3 2025`` (matched to a series' keys)."""
+_COUNT_TEXT = re.compile(r"(?:approx\.?|about|c\.|around|over|some)?\s*\d[\d,]*\s+[A-Za-z]", re.I)
+"""A text that opens with how many of something: "27 hotels (19 country house, 8 city)"."""
 _USE_FOR = re.compile(r"\b(?:use[sd]?|using|runs?|relys?|relies|relying) (?:on )?(?:for|to)\b", re.I)
 """The tool a job is done with ("what do they use for field service"): the vendor is asked,
 not only leaned to."""
@@ -474,12 +476,25 @@ class Composer:
             # "what are their payment issues?" with no such finding: the payment facts
             q.content.pop(lexicon.FINDING)
             hits = self.ranked(q)
+        kind = self.tool_kind(q)
+        if kind is not None and _answers(hits) and not any(self.for_kind(h, kind) for h in hits):
+            # "what's their cloud provider" where only a product is called "Sales Cloud"
+            return [absent(f"Not in the audit report: {kind[0]}."), *self.nearby(q, hits)]
         if not _answers(hits) or self.unmeasured(q, hits):
             return [absent(), *self.nearby(q, hits)]
         hits = [h for h in hits if h.coverage > COVERAGE] + [
             h for h in hits if h.coverage <= COVERAGE
         ]
-        hits.sort(key=lambda h: (-(h.coverage > COVERAGE), -h.score, h.item.order))
+        tool = lexicon.VENDOR in q.content  # a tool asked: the tools first
+        hits.sort(
+            key=lambda h: (
+                -(h.coverage > COVERAGE),
+                -(tool and lexicon.VENDOR in h.covered),
+                -(q.counts and h.item.kind == "leaf" and self.counted(h.item)),
+                -h.score,
+                h.item.order,
+            )
+        )
         if lexicon.FINDING in q.content and any(
             h.item.is_finding and h.coverage > COVERAGE for h in hits[:3]
         ):
@@ -501,6 +516,18 @@ class Composer:
             return [*claims, absent()]  # "churn vs target": the churn, and no target stated
         return claims
 
+    def counted(self, item: Item) -> bool:
+        """``item`` states how many of something (a count, as a number or in its text:
+        ``"27 hotels (19 country house, 8 city)"``), not a score or a share."""
+        if item.path in self.index.scales:
+            return False
+        typed = self.index.facts.get(item.leaves[0].path)
+        if typed is None:
+            return False
+        if typed.quantity is not None:
+            return typed.quantity.unit.value in ("count", "number")
+        return bool(_COUNT_TEXT.match(str(item.leaves[0].value)))
+
     def scored_claim(self, claim: Claim) -> bool:
         """``claim`` states a score on a scale (``6/10``)."""
         return any(path in self.index.scale_paths for path in claim.evidence)
@@ -509,6 +536,8 @@ class Composer:
         """The answer to a concept the report keeps in its structure (``offline_concepts``):
         people by role, competitors, risks, the company's age, measures asked in a rep's
         words (how well capitalised, what customers think); ``None`` for anything else."""
+        if self.names_a_field(q):
+            return None  # "what's their legal name": the field, not the legal contact
         role = concepts.role_asked(q.text)
         if role is not None:
             exact, near = concepts.holders(role, self.index.people())
@@ -539,6 +568,40 @@ class Composer:
                 return [absent("The report doesn't give the year the company was founded.")]
             return [self.item_claims(item)[0] for item in aged[:1]]
         return None
+
+    def tool_kind(self, q: Question) -> tuple[str, str] | None:
+        """The kind of tool a question asks for by a word before a vendor word ("cloud
+        provider", "email platform"): (the words as said, the kind's term), or ``None``."""
+        tokens = [self.index.correct(t) for t in lexicon.words(q.text)]
+        for i in range(1, len(tokens)):
+            if lexicon.concept(tokens[i]) != lexicon.VENDOR or lexicon.is_stop(tokens[i - 1]):
+                continue
+            kind = lexicon.terms(tokens[i - 1 : i])
+            if kind and kind[0] != lexicon.VENDOR and kind[0] in q.content:
+                return f"{tokens[i - 1]} {tokens[i]}", kind[0]
+        return None
+
+    def for_kind(self, hit: Hit, kind: tuple[str, str]) -> bool:
+        """``hit`` is a tool of ``kind``: its keys say so (``vendors.email``), or a field of
+        its record that is not the tool's own name (``category: Email``). A product merely
+        called "Sales Cloud" is no cloud provider."""
+        term = kind[1]
+        if term not in hit.covered:
+            return False
+        if term in _key_terms(hit.item.keys):
+            return True
+        for key, leaf in hit.item.fields.items():
+            words = lexicon.key_words(key)
+            if set(lexicon.terms(words)) & {lexicon.VENDOR, "name", "product"}:
+                continue  # the tool's own name says nothing of what it is for
+            if term in lexicon.terms(words) or term in lexicon.text_terms(str(leaf.value)):
+                return True
+        return False
+
+    def names_a_field(self, q: Question) -> bool:
+        """The question's subject words, two or more, are all words of one field's name."""
+        asked = {t for t, w in q.content.items() if w >= 1.0}
+        return len(asked) >= 2 and any(asked <= names for names in self.index.name_terms)
 
     def unmeasured(self, q: Question, hits: list[Hit]) -> bool:
         """A measure asked of something the report does not measure ("headcount at the

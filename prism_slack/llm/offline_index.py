@@ -154,6 +154,10 @@ class ReportIndex:
     """The report's typed facts: what each leaf means and how a rep says it."""
     heads: list[Head | None] = field(default_factory=list)
     """Per item, the head of its name (``None`` for a record or list)."""
+    naming: dict[int, frozenset[str]] = field(default_factory=dict)
+    """The items whose values are the company's own names → the terms of those names: an
+    item holding only those answers nothing ("how many hotels" is not "Marlow Grange
+    Hotels")."""
     _known_words: frozenset[str] = frozenset()
     _cache: dict[str, list[float]] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -211,6 +215,8 @@ class ReportIndex:
             if head is not None and head.term in content:
                 bonus = HEAD_BONUS + (PURE_BONUS if head.pure else 0.0)
             held = covered.get(i, set())
+            if i in self.naming and held and held <= self.naming[i]:
+                continue
             coverage = sum(content[t] for t in held) / total if total else 0.0
             named = any(self.postings[t][i] >= SECTION_KEY for t in held)
             score = raw + bonus + 0.5 * precision
@@ -552,7 +558,20 @@ def build_index(report: Report) -> ReportIndex:
     names = [company.name, *company.aliases]
     if company.domain:
         names.append(company.domain.split(".")[0])
-    company_terms = frozenset(t for name in names for t in lexicon.text_terms(name))
+    # the words that name the company and nothing else: "Hotels" in "Marlow Grange Hotels"
+    # is also what the report counts ("27 hotels"), "Systems" a word for a tool
+    lowered = [n.lower() for n in names if n]
+    naming = {
+        i
+        for i, item in enumerate(builder.items)
+        if item.leaves and all(any(n in str(x.value).lower() for n in lowered) for x in item.leaves)
+    }
+    name_terms = frozenset(t for name in names for t in lexicon.text_terms(name))
+    company_terms = frozenset(
+        t
+        for t in name_terms
+        if t not in lexicon.KNOWN and set(builder.postings.get(t, {})) <= naming
+    )
     docs: Sequence[list[str]] = [doc or ["_"] for doc in builder.docs] or [["_"]]
     holders: dict[str, list[Item]] = {}
     for item in builder.items:
@@ -581,6 +600,7 @@ def build_index(report: Report) -> ReportIndex:
         bm25=BM25Okapi(list(docs)),
         facts=report.facts,
         heads=[head_of(item.keys) if item.kind == "leaf" else None for item in builder.items],
+        naming={i: name_terms for i in naming},
     )
 
 
