@@ -178,7 +178,9 @@ _PERIOD_WORDS = re.compile(r"\b(?:(?:fy|q[1-4]|h[12])\s?)?(?:19|20)?\d\d\b")
 """A period a question names: a year, ``FY25``, ``Q3 2025`` (matched to a series' keys)."""
 _COUNT_TEXT = re.compile(r"(?:approx\.?|about|c\.|around|over|some)?\s*\d[\d,]*\s+[A-Za-z]", re.I)
 """A text that opens with how many of something: "27 hotels (19 country house, 8 city)"."""
-_USE_FOR = re.compile(r"\b(?:use[sd]?|using|runs?|relys?|relies|relying) (?:on )?(?:for|to)\b", re.I)
+_USE_FOR = re.compile(
+    r"\b(?:use[sd]?|using|runs?|relys?|relies|relying) (?:on )?(?:for|to)\b", re.IGNORECASE
+)
 """The tool a job is done with ("what do they use for field service"): the vendor is asked,
 not only leaned to."""
 _NAMES = re.compile(r"(?<=\w\W)\b[A-Z][a-z]+\b")

@@ -600,7 +600,7 @@ def build_index(report: Report) -> ReportIndex:
         bm25=BM25Okapi(list(docs)),
         facts=report.facts,
         heads=[head_of(item.keys) if item.kind == "leaf" else None for item in builder.items],
-        naming={i: name_terms for i in naming},
+        naming=dict.fromkeys(naming, name_terms),
     )
 
 
