@@ -183,6 +183,9 @@ _USE_FOR = re.compile(
 )
 """The tool a job is done with ("what do they use for field service"): the vendor is asked,
 not only leaned to."""
+_ACRONYM = re.compile(r"\b[A-Z](?:&?[A-Z0-9])+s?\b")
+"""An acronym as typed ("R&D", "NPS", "CAPAs"): a subject, like a name, that a field without
+it does not answer."""
 _NAMES = re.compile(r"(?<=\w\W)\b[A-Z][a-z]+\b")
 
 
@@ -196,6 +199,9 @@ def parse_question(text: str, index: ReportIndex, *, names_company: bool = False
     raw = set(tokens)
     specific = {lexicon.stem(w) for w in _NAMES.findall(text)} | {
         t for t in tokens if _PERIOD.fullmatch(t)
+    }
+    specific |= {  # an acronym typed in capitals names its subject: "R&D", "CAPAs"
+        lexicon.stem(w) for m in _ACRONYM.findall(text) for w in lexicon.words(m)
     }
     q = Question(text, names_company=names_company)
     coaching_terms = False
@@ -482,8 +488,8 @@ class Composer:
         if kind is not None and _answers(hits) and not any(self.for_kind(h, kind) for h in hits):
             # "what's their cloud provider" where only a product is called "Sales Cloud"
             return [absent(f"Not in the audit report: {kind[0]}."), *self.nearby(q, hits)]
-        if not _answers(hits) or self.unmeasured(q, hits):
-            return [absent(), *self.nearby(q, hits)]
+        if not _answers(hits) or self.unmeasured(q, hits):  # named: "Not in …: R&D spend."
+            return [_named(absent(), q.text), *self.nearby(q, hits)]
         hits = [h for h in hits if h.coverage > COVERAGE] + [
             h for h in hits if h.coverage <= COVERAGE
         ]
