@@ -205,12 +205,14 @@ def parse_question(text: str, index: ReportIndex, *, names_company: bool = False
     }
     q = Question(text, names_company=names_company)
     coaching_terms = False
-    for _, term, _parts in lexicon.term_parts(tokens, question=True):
+    coaching_stems: set[str] = set()
+    for stemmed, term, _parts in lexicon.term_parts(tokens, question=True):
         if term in index.company_terms:
             q.names_company = True
             continue
         if term == lexicon.COACHING:
             coaching_terms = True
+            coaching_stems.add(stemmed)
         elif term == lexicon.SUMMARY:
             q.summary = True
         elif term == lexicon.BRIEF:
@@ -247,6 +249,10 @@ def parse_question(text: str, index: ReportIndex, *, names_company: bool = False
     )
     strong = bool(_STRONG_COACHING & raw)
     first_person = bool(_FIRST_PERSON & raw)
+    if coaching_terms and coaching_stems <= index.key_stems:
+        if not (strong or first_person or _HOW_DO_I.search(text)):
+            coaching_terms = False  # "days to close": a field's word, not a call to coach
+            q.content.update(dict.fromkeys(coaching_stems, 1.0))
     q.coaching = (coaching_terms and (strong or first_person or not q.content)) or bool(
         _HOW_DO_I.search(text)
     )

@@ -154,6 +154,8 @@ class ReportIndex:
     """The report's typed facts: what each leaf means and how a rep says it."""
     heads: list[Head | None] = field(default_factory=list)
     """Per item, the head of its name (``None`` for a record or list)."""
+    key_stems: frozenset[str] = frozenset()
+    """The stems of every word of the report's keys (``close`` in ``median_days_to_close``)."""
     naming: dict[int, frozenset[str]] = field(default_factory=dict)
     """The items whose values are the company's own names → the terms of those names: an
     item holding only those answers nothing ("how many hotels" is not "Marlow Grange
@@ -395,7 +397,9 @@ class _Strengths:
             self.key_words.update(t for t in tokens if 2 <= len(t) <= 6 and t.isalpha())
         self.raw.update(t for t in tokens if len(t) >= 4 and not t.isdigit())
         repeat = REPEAT.get(strength, 1)
-        for _, concept, parts in lexicon.term_parts(tokens):
+        for stemmed, concept, parts in lexicon.term_parts(tokens):
+            if key and concept == lexicon.COACHING:
+                concept = stemmed  # a key's "close", "open": what the field measures, as said
             self._one(concept, strength, repeat)
             if key:
                 self.keyed.add(concept)
@@ -601,6 +605,18 @@ def build_index(report: Report) -> ReportIndex:
         facts=report.facts,
         heads=[head_of(item.keys) if item.kind == "leaf" else None for item in builder.items],
         naming=dict.fromkeys(naming, name_terms),
+        key_stems=frozenset(
+            lexicon.stem(w)
+            for item in builder.items
+            for k in item.keys
+            for w in lexicon.key_words(k)
+        )
+        | frozenset(
+            lexicon.stem(w)
+            for item in builder.items
+            for k in item.fields
+            for w in lexicon.key_words(k)
+        ),
     )
 
 
