@@ -730,8 +730,11 @@ def _key_duration(words: Sequence[str]) -> str | None:
     return None
 
 
-def _sentence(words: Sequence[str]) -> str:
-    text = " ".join(words)
+def _sentence(words: Sequence[str], key: str = "") -> str:
+    """Words as a label: the first capitalised, acronyms in capitals (``data/facts/
+    acronyms.txt``, or written so in ``key``: ``brokerNPS``)."""
+    caps = word_set("acronyms") | {w.lower() for w in re.findall(r"[A-Z]{2,}(?![a-z])", key)}
+    text = " ".join(w.upper() if w in caps else w for w in words)
     return text[:1].upper() + text[1:]
 
 
@@ -751,13 +754,13 @@ def _label(key: str, words: Sequence[str], parents: Sequence[str]) -> str:
         kept = [w for w in words if w not in _LABEL_DROP] or list(words)
         if len(kept) > 1 and kept[-1].endswith("s") and _key_duration(kept):
             kept = kept[:-1]
-        own = _sentence(kept)
+        own = _sentence(kept, key)
     generic = set(words) <= _GENERIC or bool(_PERIOD_KEY.match(key.strip()))
     if generic and parents:
         parent = parents[-1]
-        parent_label = parent.strip() if " " in parent else _sentence(key_words(parent))
+        parent_label = parent.strip() if " " in parent else _sentence(key_words(parent), parent)
         if parent_label.lower() == "values" and len(parents) > 1:
-            parent_label = _sentence(key_words(parents[-2]))
+            parent_label = _sentence(key_words(parents[-2]), parents[-2])
         if set(words) <= {"value", "val", "amount"}:
             return parent_label
         if _PERIOD_KEY.match(key.strip()):

@@ -249,10 +249,10 @@ def parse_question(text: str, index: ReportIndex, *, names_company: bool = False
     )
     strong = bool(_STRONG_COACHING & raw)
     first_person = bool(_FIRST_PERSON & raw)
-    if coaching_terms and coaching_stems <= index.key_stems:
-        if not (strong or first_person or _HOW_DO_I.search(text)):
-            coaching_terms = False  # "days to close": a field's word, not a call to coach
-            q.content.update(dict.fromkeys(coaching_stems, 1.0))
+    asked_to_coach = strong or first_person or bool(_HOW_DO_I.search(text))
+    if coaching_terms and coaching_stems <= index.key_stems and not asked_to_coach:
+        coaching_terms = False  # "days to close": a field's word, not a call to coach
+        q.content.update(dict.fromkeys(coaching_stems, 1.0))
     q.coaching = (coaching_terms and (strong or first_person or not q.content)) or bool(
         _HOW_DO_I.search(text)
     )
@@ -979,12 +979,13 @@ class Composer:
         if item.is_person:
             return self.person_claims(item)
         facts = self.index.facts
+        caps = self.index.caps
         if item.kind == "record":
-            return [wording.record_claim(item, facts)]
+            return [wording.record_claim(item, facts, caps)]
         if item.kind == "list":
-            return [wording.list_claim(item, facts)]
+            return [wording.list_claim(item, facts, caps)]
         scale = self.index.scales.get(item.path)
-        return [wording.leaf_claim(item, scale, facts, self.periods)]
+        return [wording.leaf_claim(item, scale, facts, self.periods, caps)]
 
 
 def _parts(text: str, index: ReportIndex) -> list[Question]:

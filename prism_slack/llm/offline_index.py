@@ -154,6 +154,9 @@ class ReportIndex:
     """The report's typed facts: what each leaf means and how a rep says it."""
     heads: list[Head | None] = field(default_factory=list)
     """Per item, the head of its name (``None`` for a record or list)."""
+    caps: frozenset[str] = frozenset()
+    """Words the report's text writes only in capitals ("CAPA backlog"): acronyms, in lower
+    case, that its labels write in capitals too."""
     key_stems: frozenset[str] = frozenset()
     """The stems of every word of the report's keys (``close`` in ``median_days_to_close``)."""
     naming: dict[int, frozenset[str]] = field(default_factory=dict)
@@ -274,6 +277,8 @@ class _Builder:
         self.key_words: set[str] = set()
         self.proper: set[str] = set()
         self.common: set[str] = set()
+        self.caps: set[str] = set()
+        self.lower: set[str] = set()
 
     def add(self, item: Item, strengths: _Strengths, names: frozenset[str]) -> None:
         i = len(self.items)
@@ -285,6 +290,8 @@ class _Builder:
         self.key_words |= strengths.key_words
         self.proper |= strengths.proper
         self.common |= strengths.common
+        self.caps |= strengths.caps
+        self.lower |= strengths.lower
         for term, strength in strengths.concepts.items():
             self.postings.setdefault(term, {})[i] = strength
 
@@ -390,6 +397,8 @@ class _Strengths:
     key_words: set[str] = field(default_factory=set)
     proper: set[str] = field(default_factory=set)
     common: set[str] = field(default_factory=set)
+    caps: set[str] = field(default_factory=set)
+    lower: set[str] = field(default_factory=set)
 
     def put(self, tokens: list[str], strength: float, *, key: bool = False) -> None:
         """``key``: the tokens are words of a key (a field's name), not of a value."""
@@ -397,9 +406,9 @@ class _Strengths:
             self.key_words.update(t for t in tokens if 2 <= len(t) <= 6 and t.isalpha())
         self.raw.update(t for t in tokens if len(t) >= 4 and not t.isdigit())
         repeat = REPEAT.get(strength, 1)
-        for stemmed, concept, parts in lexicon.term_parts(tokens):
-            if key and concept == lexicon.COACHING:
-                concept = stemmed  # a key's "close", "open": what the field measures, as said
+        for stemmed, read, parts in lexicon.term_parts(tokens):
+            # a key's "close", "open": what the field measures, as said, not a call to coach
+            concept = stemmed if key and read == lexicon.COACHING else read
             self._one(concept, strength, repeat)
             if key:
                 self.keyed.add(concept)
@@ -436,6 +445,8 @@ class _Strengths:
             self.put(lexicon.words(value), strength)
             self.proper.update(lexicon.text_terms(" ".join(_PROPER.findall(value))))
             self.common.update(lexicon.text_terms(" ".join(_COMMON.findall(value))))
+            self.caps.update(w.lower() for w in _CAPS.findall(value))
+            self.lower.update(_COMMON.findall(value))
         elif isinstance(value, int) and not isinstance(value, bool):
             self.put([str(value)], strength)
 
@@ -443,6 +454,8 @@ class _Strengths:
 _PROPER = re.compile(r"(?<=[\w,;:)] )[A-Z][a-z]+\b")
 """A capitalised word inside a sentence (not its first word)."""
 _COMMON = re.compile(r"\b[a-z]+\b")
+_CAPS = re.compile(r"\b[A-Z]{2,6}(?=s?\b)")
+"""A word written in capitals ("CAPA", "CAPAs")."""
 
 
 def _acronyms(key: str) -> set[str]:
@@ -605,6 +618,7 @@ def build_index(report: Report) -> ReportIndex:
         facts=report.facts,
         heads=[head_of(item.keys) if item.kind == "leaf" else None for item in builder.items],
         naming=dict.fromkeys(naming, name_terms),
+        caps=frozenset(builder.caps - builder.lower),
         key_stems=frozenset(
             lexicon.stem(w)
             for item in builder.items
