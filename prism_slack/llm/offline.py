@@ -285,7 +285,7 @@ class Composer:
         stripped = self.index.companies.strip(text)
         named = stripped != " ".join(text.split())
         text = stripped or text
-        previous = history[-1].question if history else None
+        previous = self.subject_question(history or [])
         whole = parse_question(text, self.index, names_company=named)
         if previous is not None:
             followed = self.follow_up(whole, self.index.companies.strip(previous) or previous)
@@ -304,6 +304,14 @@ class Composer:
         for part in parts:
             claims += [_named(c, part.text) for c in self.part(part)[:share]]
         return _dedupe(claims)[: max(self.max_claims, 2 * len(parts))]
+
+    def subject_question(self, history: list[HistoryTurn]) -> str | None:
+        """The latest earlier question with a subject of its own: after "churn?" » "and
+        last year?", a third "what about 2023?" is still about churn."""
+        for turn in reversed(history[-3:]):
+            if parse_question(self.index.companies.strip(turn.question), self.index).content:
+                return turn.question
+        return history[-1].question if history else None
 
     def alike(self, parts: list[Question]) -> list[Question]:
         """The sides of a comparison in the same terms: when one side is a score ("is
@@ -380,6 +388,9 @@ class Composer:
                 return self.coaching(q, people[0])
             if people:
                 return self.person_claims(people[0], notes_first=True)
+        earlier = self.earlier_point(q, before)
+        if earlier is not None:  # "and last year?" after a series: the point before
+            return earlier
         record = self.record_field(q, before)
         if record is not None:  # "since when?" after a stack row: that row's own field
             return self.item_claims(record)[:1]
@@ -396,6 +407,28 @@ class Composer:
             if "owner" in merged.content:
                 merged.content["owner"] = 2.0
         return self.part(merged)
+
+    def earlier_point(self, q: Question, before: Question) -> list[Claim] | None:
+        """The series the previous answer gave, at the period the follow-up asks for: the
+        one it names ("what about 2023?") or the one before the latest ("and last year?");
+        ``None`` when the follow-up asks for no period or the answer held no series."""
+        if q.known_content or not (self.periods or concepts.asks_previous(q.text)):
+            return None
+        series = self.index.facts.series
+        items = [i for i in self.items_of(self.part(before)) if i.path in series]
+        if not items:
+            return None
+        claims: list[Claim] = []
+        asked = self.periods
+        for item in items[:2]:
+            points = series[item.path].series
+            if points is None or len(points.points) < 2:
+                continue
+            named = {p.period.lower() for p in points.points} & asked
+            self.periods = frozenset(named) or frozenset({points.points[-2].period.lower()})
+            claims += self.item_claims(item)[:1]
+        self.periods = asked
+        return claims or None
 
     def record_field(self, q: Question, before: Question) -> Item | None:
         """The record the previous answer was about (not a person or finding) when the

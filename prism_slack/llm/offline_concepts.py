@@ -14,6 +14,7 @@ style of the report's keys.
 - *risks*: asked as "what should I worry about", "red flags": answered with the most severe
   findings, a figure each (the composer does that);
 - *age*: the founding year or date, wherever the company's keys keep it;
+- *the period before* (``data/previous_period.txt``): "and last year?" after a series;
 - *measures* (``prism_slack/data/measures/*.yaml``, one file per measure: how well
   capitalised, what customers think of them…): the fields whose keys name the measure, the
   ones whose keys also hold the question's other words first ("what do brokers think"
@@ -114,6 +115,12 @@ class Concepts:
     age_keys: frozenset[str]
     roles: tuple[Role, ...]
     measures: tuple[Measure, ...]
+    previous: Phrases
+
+
+def _lines(name: str) -> list[str]:
+    text = resources.files("prism_slack").joinpath("data", name).read_text("utf-8")
+    return [t.strip() for t in text.splitlines() if t.strip() and not t.startswith("#")]
 
 
 def _measures() -> tuple[Measure, ...]:
@@ -157,6 +164,7 @@ def concepts() -> Concepts:
         age_keys=frozenset(lexicon.stem(str(w)) for w in age["keys"]),
         roles=roles,
         measures=_measures(),
+        previous=Phrases.of(_lines("previous_period.txt")),
     )
 
 
@@ -169,6 +177,11 @@ def asks_competitors(text: str) -> bool:
 
 def asks_risks(text: str) -> bool:
     return concepts().risks_asked.found(stems(text))
+
+
+def asks_previous(text: str) -> bool:
+    """``text`` asks for the period before the one just given ("and last year?")."""
+    return concepts().previous.found(stems(text))
 
 
 def asks_age(text: str) -> bool:

@@ -296,10 +296,12 @@ def leaf_claim(
         if "/" not in value:
             value = f"{value}/{format_value((), scale.value)}"
         return fact(f"{name}: {value}", list(dict.fromkeys([*cited, scale.path])))
-    if is_number(leaf.value) and _is_change(item.keys) and value.startswith("-"):
+    if _is_change(item.keys) and value[:1] in ("-", "−"):
         value = f"down {value[1:]}"
-    elif is_number(leaf.value) and _is_change(item.keys) and leaf.value:
-        value = f"up {value.lstrip('+')}"
+    elif _is_change(item.keys) and (
+        value.startswith("+") or (is_number(leaf.value) and leaf.value)
+    ):
+        value = f"up {value.lstrip('+')}"  # a signed change as said: "+6.3% YoY" → up 6.3%
     typed = facts.get(leaf.path) if facts is not None else None
     period = typed.period_text if typed is not None and typed.kind.value == "quantity" else None
     if period and period.lower() not in name.lower():
