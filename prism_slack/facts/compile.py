@@ -305,7 +305,7 @@ class _Compiler:
             if scope.fractions is False and abs(value) <= 100:
                 return Quantity(value=value, unit=Unit.PERCENT), sources, "rates here are percents"
             return None, sources, f"a rate of {display.plain(value)}: percent or multiple?"
-        if own & word_set("money_words"):
+        if own & word_set("money_words") and not _counts_other(words):
             currency = scope.currency or self.report_currency
             if currency is not None:
                 sources["currency"] = scope.currency_source if scope.currency else Source.REPORT
@@ -728,6 +728,18 @@ def _key_duration(words: Sequence[str]) -> str | None:
         if i == len(words) - 1 or word.endswith("s"):
             return unit  # sales_cycle_days, days_cash_on_hand, downtime_hours_per_month
     return None
+
+
+def _counts_other(words: Sequence[str]) -> bool:
+    """A money word in the key qualifies what the key counts (``field_sales_reps``,
+    ``budget_holders``): the key's last word before any ``per`` and units is another noun,
+    plural, and no money word."""
+    head = list(words[: words.index("per")] if "per" in words else words)
+    while head and (head[-1] in _LABEL_DROP or scale_factor(head[-1]) is not None):
+        head.pop()
+    if not head or head[-1] in word_set("money_words") or head[-1] in _GENERIC:
+        return False
+    return head[-1].endswith("s") and len(head) > 1
 
 
 def _sentence(words: Sequence[str], key: str = "") -> str:
