@@ -746,7 +746,14 @@ def _sentence(words: Sequence[str], key: str = "") -> str:
     """Words as a label: the first capitalised, acronyms in capitals (``data/facts/
     acronyms.txt``, or written so in ``key``: ``brokerNPS``)."""
     caps = word_set("acronyms") | {w.lower() for w in re.findall(r"[A-Z]{2,}(?![a-z])", key)}
-    text = " ".join(w.upper() if w in caps else w for w in words)
+    joined: list[str] = []
+    for w in words:  # "cet1Ratio": the key writes "cet1" as one word
+        if joined and w.isdigit() and joined[-1].isalpha() and joined[-1] + w in key.lower():
+            joined[-1] += w
+            caps = caps | {joined[-1]}
+        else:
+            joined.append(w)
+    text = " ".join(w.upper() if w in caps else w for w in joined)
     return text[:1].upper() + text[1:]
 
 

@@ -828,8 +828,9 @@ class Composer:
         the whole (``revenue.by_segment.pumps.revenue_usd``) give way to it, and so do
         other sections' fields that only mention it (``Scores["Revenue Management"]``). An
         item holding a question term the whole lacks ("ecom rev") always stays."""
-        heads = self.index.heads
+        heads, names = self.index.heads, self.index.name_terms
         best = max((h.coverage for h in chosen), default=0.0)
+        soft = set(q.soft)  # "online sales": a kind the rep named, in a soft word
         pure = [
             h
             for h in chosen
@@ -841,6 +842,8 @@ class Composer:
         if not pure:
             return [h.item for h in chosen]
         whole = min(pure, key=lambda h: (len(h.item.keys), chosen.index(h)))
+        if any(names[h.item.order] & soft - names[whole.item.order] for h in chosen):
+            return [h.item for h in chosen]
         whole_head = heads[whole.item.order]
         assert whole_head is not None
         term = whole_head.term

@@ -22,6 +22,7 @@ import re
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib import resources
 from typing import TYPE_CHECKING, Any, Literal
 
 from rank_bm25 import BM25Okapi
@@ -305,7 +306,7 @@ class _Builder:
                 return
             for key, child in value.items():
                 child_path = join_key(path, str(key))
-                if scale is not None and str(key) not in SCALE_KEYS:
+                if scale is not None and "_".join(lexicon.key_words(str(key))) not in SCALE_KEYS:
                     self.scales[child_path] = scale
                 scored = {"score", "scores", "rating", "ratings"} & set(lexicon.key_words(str(key)))
                 inherited = scale if scored and isinstance(child, Mapping) else None
@@ -477,10 +478,20 @@ class Head:
 
     term: str
     pure: bool
-    """Nothing but soft words qualify it (``Annual Revenue``, ``revenue.total_usd``)."""
+    """Nothing but words of the whole qualify it (``Annual Revenue``, ``revenue.total_usd``;
+    not ``Online Sales``)."""
 
 
 _PARENTHESIS = re.compile(r"\([^)]*\)")
+_WHOLE_WORDS = frozenset(
+    lexicon.stem(line.strip())
+    for line in resources.files("prism_slack")
+    .joinpath("data", "whole_words.txt")
+    .read_text("utf-8")
+    .splitlines()
+    if line.strip() and not line.startswith("#")
+)
+"""Qualifiers that keep a name the measure as a whole (``data/whole_words.txt``)."""
 
 
 def head_of(keys: tuple[str, ...]) -> Head | None:
@@ -494,9 +505,11 @@ def head_of(keys: tuple[str, ...]) -> Head | None:
         if "of" in words[1:]:  # "share of revenue" is a share
             before = lexicon.terms(words[: words.index("of")])
             return Head(before[-1], pure=len(set(before)) == 1) if before else None
-        hard = [t for t in lexicon.terms(words) if not lexicon.is_soft(t)]
+        found = lexicon.terms(words)
+        hard = [t for t in found if not lexicon.is_soft(t)]
         if hard:
-            return Head(hard[-1], pure=len(set(hard)) == 1)
+            qualifiers = set(found) - {hard[-1]}
+            return Head(hard[-1], pure=qualifiers <= _WHOLE_WORDS)
     return None
 
 
@@ -558,10 +571,14 @@ def _flatten(path: str, value: Any, out: list[Leaf]) -> None:
 
 
 def _scale_leaf(path: str, obj: Mapping[str, Any]) -> Leaf | None:
-    for key in SCALE_KEYS:
-        value = obj.get(key)
+    """The leaf of ``obj`` holding its scores' scale, under a scale key in any case style
+    (``max``, ``scale_max``, ``scaleMax``, ``"Out Of"``)."""
+    named = {"_".join(lexicon.key_words(str(k))): str(k) for k in obj}
+    for want in SCALE_KEYS:
+        key = named.get(want)
+        value = obj.get(key) if key is not None else None
         if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return Leaf(join_key(path, key), value)
+            return Leaf(join_key(path, str(key)), value)
     return None
 
 

@@ -292,7 +292,7 @@ def leaf_claim(
     name = label(item.keys, caps)
     cited = [x.path for x in item.leaves]
     value = shown(item.keys, leaf, facts, periods)
-    if scale is not None and is_number(leaf.value) and _is_score(item.keys):
+    if scale is not None and is_number(leaf.value) and (_is_score(item.keys) or "/" in value):
         if "/" not in value:
             value = f"{value}/{format_value((), scale.value)}"
         return fact(f"{name}: {value}", list(dict.fromkeys([*cited, scale.path])))
