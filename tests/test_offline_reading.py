@@ -178,7 +178,7 @@ def test_what_they_use_for_a_job_and_since_when(deps: TurnDeps) -> None:
 
 def test_an_acronym_typed_in_capitals_must_be_held(deps: TurnDeps) -> None:
     result = _ask(deps, "birch", "how much do they spend on R&D")
-    assert _texts(result)[0] == "Not in the audit report: spend on R&D."
+    assert _texts(result)[0] == "That's not in the audit report."  # the budget is no R&D spend
 
 
 def test_a_coaching_word_that_names_a_field(deps: TurnDeps) -> None:

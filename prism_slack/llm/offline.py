@@ -527,8 +527,8 @@ class Composer:
         if kind is not None and _answers(hits) and not any(self.for_kind(h, kind) for h in hits):
             # "what's their cloud provider" where only a product is called "Sales Cloud"
             return [absent(f"Not in the audit report: {kind[0]}."), *self.nearby(q, hits)]
-        if not _answers(hits) or self.unmeasured(q, hits):  # named: "Not in …: R&D spend."
-            return [_named(absent(), q.text), *self.nearby(q, hits)]
+        if not _answers(hits) or self.unmeasured(q, hits):
+            return [absent(), *self.nearby(q, hits)]
         hits = [h for h in hits if h.coverage > COVERAGE] + [
             h for h in hits if h.coverage <= COVERAGE
         ]
@@ -838,6 +838,7 @@ class Composer:
             and (head := heads[h.item.order]) is not None
             and head.pure
             and head.term in q.content
+            and self.quantity(h.item) is not None  # a figure: "payments" (Adyen) is no measure
         ]
         if not pure:
             return [h.item for h in chosen]
