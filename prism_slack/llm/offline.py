@@ -602,6 +602,7 @@ class Composer:
         measure = concepts.measure_asked(q.text)
         if measure is not None:
             held, unheld = concepts.measure_items(self.index, measure, q.text)
+            held = [item for item in held if self.quantity(item) is not None]  # figures only
             if not held:
                 missing = absent(f"The report doesn't give {measure.name}.")
                 return [missing, *self.nearby(q, self.ranked(q) if q.content else [])]
