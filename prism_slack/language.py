@@ -129,6 +129,28 @@ NAME_ZIPF = 3.0
 ``zelenkovskaya``) that its evidence must hold."""
 
 
+TYPO_ZIPF = 3.5
+"""A word of seven letters or more one letter off an English word this common is read
+as its typo (shorter ones are as often names: ``Coveo``, ``cerner``)."""
+TYPO_LENGTH = 7
+
+
+@lru_cache(maxsize=8192)
+def typo(word: str) -> bool:
+    """Is ``word`` one letter off (one dropped, added, changed or swapped) a common English
+    word it is not itself: ``centurry``, ``mosty``, ``secceeded``, ``Austrailia``?"""
+    w = word.lower()
+    if len(w) < TYPO_LENGTH or not w.isalpha() or zipf(w) >= TYPO_ZIPF:
+        return False
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    splits = [(w[:i], w[i:]) for i in range(len(w) + 1)]
+    edits = {a + b[1:] for a, b in splits if b}
+    edits |= {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
+    edits |= {a + c + b[1:] for a, b in splits if b for c in letters}
+    edits |= {a + c + b for a, b in splits for c in letters}
+    return any(zipf(e) >= TYPO_ZIPF for e in edits - {w})
+
+
 def rare(word: str) -> bool:
     """Is ``word`` rare enough in English to be a name or a coined term?"""
     return zipf(word) < NAME_ZIPF

@@ -28,6 +28,7 @@ from typing import Any
 
 from prism_slack.evidence import join_key
 from prism_slack.facts import display
+from prism_slack.facts.dates import one_date
 from prism_slack.facts.model import (
     AGAINST,
     FactKind,
@@ -49,6 +50,9 @@ from prism_slack.facts.words import (
 )
 from prism_slack.verify.numbers import QKind, scan
 from prism_slack.verify.quantity import Quantity as Scanned
+
+TWO_WAYS = "a date that reads two ways (day or month first)"
+"""The note of an all-numeric date whose day and month may be either way round."""
 
 PASSAGE_WORDS = 9
 """A text of this many words or more (or of more than one sentence) is a passage."""
@@ -102,15 +106,19 @@ class ReportFacts:
 
 def compile_facts(data: Mapping[str, Any]) -> ReportFacts:
     """The typed facts of a report's JSON (the whole document, envelope included)."""
-    compiler = _Compiler(_rate_convention(data), _report_currency(data))
+    declared_currency, declared_scale = _declared_money_unit(data)
+    compiler = _Compiler(
+        _rate_convention(data), declared_currency or _report_currency(data), declared_scale
+    )
     compiler.walk_object("", data, _Scope(fractions=compiler.fractions), [])
     return ReportFacts(compiler.facts, compiler.series)
 
 
 class _Compiler:
-    def __init__(self, fractions: bool | None, currency: str | None) -> None:
+    def __init__(self, fractions: bool | None, currency: str | None, scale: float | None) -> None:
         self.fractions = fractions
         self.report_currency = currency
+        self.report_scale = scale
         self.facts: dict[str, TypedFact] = {}
         self.series: dict[str, TypedFact] = {}
 
@@ -309,6 +317,8 @@ class _Compiler:
             currency = scope.currency or self.report_currency
             if currency is not None:
                 sources["currency"] = scope.currency_source if scope.currency else Source.REPORT
+            if self.report_scale is not None and "scale" not in sources:
+                scale, sources["scale"] = self.report_scale, Source.REPORT
             sources["unit"] = Source.KEY
             note = None if currency else "an amount with no currency stated"
             q = Quantity(value=value, unit=Unit.CURRENCY, currency=currency, scale=scale)
@@ -394,7 +404,7 @@ class _Compiler:
                          approx=approx, signed=signed)  # fmt: skip
         elif symbol and suffix != "%":
             factor = scale_factor(suffix) if suffix else 1.0
-            if factor is None:
+            if factor is None or currency_code(symbol) is None:
                 return None
             q = Quantity(value=float(number) * sign * factor, unit=Unit.CURRENCY,
                          currency=currency_code(symbol), decimals=decimals, approx=approx,
@@ -450,6 +460,11 @@ class _Compiler:
             )  # fmt: skip
         elif q.kind in (QKind.DATE, QKind.PERIOD):
             when = _when(q)
+            if when is None and q.kind is QKind.DATE and len(q.dates) > 1:
+                return TypedFact(  # a date, but which one is open: no ``when``
+                    **base, kind=FactKind.DATE, display=written, text=written,
+                    sources={"value": Source.VALUE}, note=TWO_WAYS,
+                )  # fmt: skip
             if when is None:
                 return None
             when = when.model_copy(update={"approx": approx})
@@ -473,7 +488,7 @@ def _from_value(base: dict[str, Any], q: Quantity, written: str, *, approx: bool
 
 
 _FIGURE = re.compile(
-    r"^(?P<sign>[+\-−])?(?P<cur>[$€£])?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+    r"^(?P<sign>[+\-−])?(?P<cur>[$€£]|[A-Z]{3}\s?|[A-Z]{1,2}\$)?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
     r"(?P<suffix>%|bn|mn|[kmb])?$",
     re.IGNORECASE,
 )
@@ -547,6 +562,31 @@ def _report_currency(data: Mapping[str, Any]) -> str | None:
     return found.pop() if len(found) == 1 else None
 
 
+_DECLARES = frozenset({"amounts", "figures", "values", "numbers", "money", "monetary", "reported"})
+"""Words of a key that declares how the report writes its amounts (``AMOUNTS_IN:
+"CAD thousands"``, ``units: {amounts-in: millions}``, ``reported_in: "USD m"``)."""
+
+
+def _declared_money_unit(data: Mapping[str, Any]) -> tuple[str | None, float | None]:
+    """The currency and scale a report declares for all its amounts, at its top level or
+    in a top-level object (``units``, ``meta``): a key of ``_DECLARES`` words with ``in``
+    or ``unit``, its value a scale word with or without a currency (else the currency of a
+    ``currency`` field beside it)."""
+    sections = [data, *(v for v in data.values() if isinstance(v, Mapping))]
+    for section in sections:
+        fields = {tuple(key_words(str(k))): v for k, v in section.items() if isinstance(v, str)}
+        for words, value in fields.items():
+            if not (set(words) & _DECLARES and set(words) & {"in", "unit", "units"}):
+                continue
+            tokens = re.findall(r"[$€£]|'000|[A-Za-z]+", value)
+            scale = next((f for t in tokens if (f := scale_factor(t)) is not None), None)
+            if scale is not None:
+                beside = fields.get(("currency",), "")
+                currency = next((c for t in [*tokens, beside] if (c := currency_code(t))), None)
+                return currency, scale
+    return None, None
+
+
 def _scale_of(by_words: Mapping[tuple[str, ...], Any]) -> float | None:
     """A score scale one of an object's fields states: ``scaleMax: 5``, ``out_of: 5``,
     ``Scale: "0–10"``."""
@@ -618,14 +658,16 @@ def _period_of(text: str) -> When | None:
 def _when(q: Scanned) -> When | None:
     start: dt.date | None
     end: dt.date | None
+    if q.kind is QKind.DATE and len(q.dates) > 1:
+        # the grammar's readings of one all-numeric date (day or month first, a two-digit
+        # year in either century), not a range: the one date both orders agree on, or none
+        day = one_date(q.text)
+        return None if day is None else When(start=day, end=day, granularity=Granularity.DAY)
     if q.kind is QKind.DATE and q.dates:
-        first, last = q.dates[0], q.dates[-1]
+        first = q.dates[0]
         if first.year is None:
             return None
         start = dt.date(first.year, first.month or 1, first.day or 1)
-        if len(q.dates) > 1 and last.year is not None:
-            end = dt.date(last.year, last.month or 12, last.day or 28)
-            return When(start=start, end=end, granularity=Granularity.RANGE)
         gran = (
             Granularity.DAY if first.day else Granularity.MONTH if first.month else Granularity.YEAR
         )

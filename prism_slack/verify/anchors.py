@@ -446,18 +446,24 @@ def _plain_whole(leaf: LeafFacts, value: Decimal) -> bool:
     return v.kind is QKind.NUMBER and v.unit is None and v.value == value
 
 
+def written_whole(
+    q: Quantity, cited: Sequence[LeafFacts], *, either_way: bool = True
+) -> list[LeafFacts]:
+    """The cited values that write record ``q`` whole (``either_way``: a two-number score
+    either way round)."""
+    keys = [q.key]
+    if either_way and DASHED.fullmatch(q.text) and len(q.parts) == 2:  # "won 14 - 0", "l 0 - 14"
+        keys.append("-".join(p.text for p in reversed(q.parts)))
+    whole = re.compile(r"(?<![\d:])(?:" + "|".join(map(re.escape, keys)) + r")(?![\d:])")
+    return [leaf for leaf in cited if whole.search(leaf.record_text)]
+
+
 def _record(q: Quantity, cited: Sequence[LeafFacts], containers: Sequence[Container]) -> Anchoring:
     """A score, record or time string: the same string in a cited value (``.`` and ``:``
     alike, spaces ignored; a two-number score either way round), else each of its
     numbers on its own, unless a cited value holds a dashed string of as many numbers
     (``5 - 1 - 0`` is not the cited ``5 - 0 - 1``)."""
-    keys = [q.key]
-    if DASHED.fullmatch(q.text) and len(q.parts) == 2:  # "won 14 - 0", the loser's "l 0 - 14"
-        keys.append("-".join(p.text for p in reversed(q.parts)))
-    whole = re.compile(r"(?<![\d:])(?:" + "|".join(map(re.escape, keys)) + r")(?![\d:])")
-    sources: list[LeafFacts | Container] = [
-        leaf for leaf in cited if whole.search(leaf.record_text)
-    ]
+    sources: list[LeafFacts | Container] = list(written_whole(q, cited))
     if sources:
         return Anchoring(q, tuple(sources))
     shaped = DASHED.fullmatch(q.text) is not None and any(

@@ -990,7 +990,7 @@ def assess(
     kept, unproven = proof.decide(
         report, ctx.cited, ctx.found.quantities, reasons,
         settled=not unfound, derived=frozenset(d.figure for d in derivations),
-        claim_text=claim.text,
+        claim_text=claim.text, names=tuple(n.squashed for n in ctx.names),
     )  # fmt: skip
     undecided = () if kept else (*unfound, *unproven)
     restates = bool(undecided) and ctx.restates and not unproven

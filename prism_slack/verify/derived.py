@@ -6,7 +6,8 @@ Relations, each with the words that name it (``lexicon.RELATION_WORDS``):
 - ``difference`` — ``a - b`` (``59 points below the max``, ``misses the target by 0.4 s``);
 - ``complement`` — ``100 - p`` of a cited percentage (``35% comes from outside
   e-commerce``);
-- ``sum`` — ``a + b`` of two cited percentages (``together make up 80.7%``);
+- ``sum`` — ``a + b`` of two cited figures of one kind (``together make up 80.7%``,
+  ``together bring in €267m``);
 - ``total`` — ``a + b + …`` of one column over every cited item of a list, for counts
   and amounts (``across the three plants they run 265 CNC machines``);
 - ``share`` — ``a / b`` as a percentage, for two cited counts or two amounts in one
@@ -90,7 +91,7 @@ def _results(
                 pair = [path_a, path_b]
                 if "difference" in relations and x > y:
                     yield "difference", x - y, pair, f"{_num(x)} - {_num(y)}"
-                if "sum" in relations and q.kind is QKind.PERCENT and path_a < path_b:
+                if "sum" in relations and path_a < path_b:
                     yield "sum", x + y, pair, f"{_num(x)} + {_num(y)}"
         if q.kind is QKind.PERCENT and a.value and b.value:
             if "share" in relations and _comparable(a, b) and 0 < a.value < b.value:

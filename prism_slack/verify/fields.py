@@ -16,8 +16,8 @@ from prism_slack.verify import lexicon
 from prism_slack.verify.calendar import _two_digit_year
 from prism_slack.verify.numbers import Scan, scan
 from prism_slack.verify.quantity import (
-    _CURRENCIES,
     _PATH_UNITS,
+    CURRENCIES,
     DatePoint,
     Direction,
     Period,
@@ -83,7 +83,7 @@ def _path_hints(path: str) -> FieldHints:
     last = key[-1] if key else ""
     basis_points = bool(lexicon.BASIS_POINT_PATH_WORDS & set(key))
     percent = basis_points or bool(lexicon.PERCENT_PATH_WORDS & set(key))
-    currency = next((_CURRENCIES[w] for w in key if w in ("usd", "eur", "gbp")), None)
+    currency = next((c for w in key if len(w) == 3 and (c := CURRENCIES.get(w))), None)
     return FieldHints(
         percent=percent,
         fraction=not percent and bool(lexicon.FRACTION_PATH_WORDS & set(key)),
@@ -177,7 +177,17 @@ def _value_quantities(
     if isinstance(value, (int, float)):
         d = _to_decimal(value)
         return tuple(number_quantities(d, repr(value), hints)) if d is not None else ()
+    if hints.scale and (m := _RANGE.fullmatch(value)):  # ``scale: "0-10"`` is out of 10
+        return (Quantity(QKind.NUMBER, value, value=Decimal(m.group(1)), is_scale=True),)
     found = (found_in or scan(value, report_text=True)).quantities
+    typed = fact.quantity if fact is not None else None
+    if (
+        typed is not None
+        and typed.unit is Unit.CURRENCY
+        and len(found) == 1
+        and (found[0].kind is not QKind.CURRENCY or found[0].currency != typed.currency)
+    ):  # ``DKK 845m``: the typed fact read the code and scale the grammar does not
+        return tuple(number_quantities(Decimal(repr(typed.value)), value, hints))
     if len(found) == 1 and found[0].kind is QKind.NUMBER and found[0].unit is None:
         only = found[0]
         if only.text == value.strip():  # a bare number stored as a string
@@ -208,6 +218,9 @@ def _value_quantities(
         )
     return tuple(found)
 
+
+_RANGE = re.compile(r"\s*[01]\s*(?:[-–—]|to)\s*(\d+)\s*")
+"""A scale written as its range (``0-10``, ``1 to 5``)."""
 
 _PATH_PERIOD = re.compile(r"^(?:fy(\d{4}|\d{2})|q([1-4])|h([12])|((?:19|20)\d{2}))$")
 

@@ -87,10 +87,11 @@ from prism_slack.verify import lexicon
 from prism_slack.verify.calendar import date_ranges, dates, periods
 from prism_slack.verify.context import with_context
 from prism_slack.verify.quantity import (
-    _CURRENCIES,
     _CURRENCY_ONLY_SCALES,
     _PERCENT_FACTORS,
     _SCALES,
+    CURRENCIES,
+    CURRENCY_CODES,
     MASK,
     UNITS,
     DatePoint,
@@ -139,17 +140,17 @@ _WORD_THEN_NUMBER = re.compile(r"^[a-z]+(?:-[a-z]+)*-\d+(?:\.\d+)?$|^\d+(?:\.\d+
 _NUMBER = re.compile(
     r"""
     (?<![\w.])
-    (?P<cur_pre>US\$|\$|€|£|(?:USD|EUR|GBP)\s?)?
+    (?P<cur_pre>(?:US|AU|CA|NZ|HK|A|C|S|R)\$|\$|€|£|(?:CODES)\s?)?
     (?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)
     (?![\d])
     (?:\s?(?P<scale>thousand|million|billion|trillion|bn|mn|tn|mm|MM|[kKMBTmb])(?![A-Za-z0-9]))?
     (?:\s?(?P<pct>%|per\s?cent(?!ile)|percent(?:age\s+points?)?(?!ile)|pct|pp|
         percentage\s+points?|bps|basis\s+points?)(?![A-Za-z]))?
-    (?:\s?(?P<cur_suf>USD|EUR|GBP|dollars?|euros?)(?![A-Za-z]))?
+    (?:\s?(?P<cur_suf>CODES|dollars?|euros?)(?![A-Za-z]))?
     (?:[\s-]?(?P<unit>ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|d|
         days?|weeks?|months?|years?|x|times|KB|MB|GB|TB|PB)(?![A-Za-z0-9]))?
     (?P<ord>st|nd|rd|th)?(?![A-Za-z])
-    """,
+    """.replace("CODES", "|".join(CURRENCY_CODES)),
     re.X,
 )
 
@@ -249,7 +250,7 @@ def _number(text: str, m: re.Match[str]) -> Quantity | None:
     except InvalidOperation:
         return None
     cur_raw = (m.group("cur_pre") or "").strip() or (m.group("cur_suf") or "")
-    currency = _CURRENCIES.get(cur_raw.lower()) if cur_raw else None
+    currency = CURRENCIES.get(cur_raw.lower()) if cur_raw else None
     end = m.end()
     scale_raw = m.group("scale")
     if scale_raw in _CURRENCY_ONLY_SCALES and not currency:  # lower-case m, b, mm

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from decimal import Decimal
 from functools import lru_cache
 from importlib import resources
 
@@ -28,9 +29,11 @@ from wordfreq import zipf_frequency
 
 from prism_slack import language
 from prism_slack.facts.model import AGAINST, FactKind, TypedFact, Unit
+from prism_slack.facts.model import Quantity as FactQuantity
+from prism_slack.facts.words import duration_unit
 from prism_slack.reports.model import Report
 from prism_slack.verdict import Check, Reason
-from prism_slack.verify.anchors import matches
+from prism_slack.verify.anchors import matches, written_whole
 from prism_slack.verify.index import LeafFacts
 from prism_slack.verify.numbers import QKind, Quantity
 from prism_slack.verify.text import fold, squash_name
@@ -79,13 +82,22 @@ SETTLE_RECORD = Rule(
     "settle.record_in_parts",
     "a score or time no cited value writes whole matches only number by number",
 )
+SETTLE_KEY_NUMBER = Rule(
+    "settle.key_number",
+    "the figure is only a number in a field's key, which the claim does not say with its word",
+)
+SETTLE_LINK = Rule(
+    "settle.name_unlinked",
+    "the claim gives a named field's value to a name the report holds in an unlinked field",
+)
 SETTLE_SUBJECT = Rule(
     "settle.subject_unbound", "the claim names the subject of another field holding this measure"
 )
 RULES = (
     FAIL_UNTYPED, FAIL_BEYOND, FAIL_NAME_FORM,
     SETTLE_UNIT, SETTLE_CURRENCY, SETTLE_AMBIGUOUS, SETTLE_PERIOD, SETTLE_SUBJECT,
-    SETTLE_ASSERTION, SETTLE_LEVEL, SETTLE_FIELD, SETTLE_RECORD,
+    SETTLE_ASSERTION, SETTLE_LEVEL, SETTLE_FIELD, SETTLE_RECORD, SETTLE_KEY_NUMBER,
+    SETTLE_LINK,
 )  # fmt: skip
 
 COUNT_MISMATCH = "anchor.count_mismatch"
@@ -132,11 +144,13 @@ def decide(
     settled: bool,
     derived: frozenset[str],
     claim_text: str,
+    names: Sequence[str] = (),
 ) -> tuple[list[Reason], list[Reason]]:
     """The failures that stand, and the doubts that leave the claim undecided.
 
     ``settled``: the checks found nothing against the claim and no doubt either; only then
-    are the settle rules asked. ``derived``: claim figures warranted by arithmetic."""
+    are the settle rules asked. ``derived``: claim figures warranted by arithmetic.
+    ``names``: the names the claim writes, squashed."""
     facts = [report.facts.get(leaf.path) for leaf in cited]
     kept: list[Reason] = []
     doubts: list[Reason] = []
@@ -158,17 +172,27 @@ def decide(
         words = ", ".join(sorted(said))
         doubts.append(_doubt(SETTLE_ASSERTION, f"{SETTLE_ASSERTION.doc}: {words}"))
     for q in found:
-        if q.kind is QKind.RECORD and q.key and not any(q.key in c.record_text for c in cited):
-            doubts.append(_doubt(SETTLE_RECORD, f"'{q.text}': {SETTLE_RECORD.doc}"))
+        if q.kind is QKind.RECORD:
+            rule = _record_unbound(q, found, cited, claim_text) if q.key else None
+        elif q.optional or q.from_path or q.text in derived:
             continue
-        if q.optional or q.from_path or q.text in derived or q.kind is QKind.RECORD:
-            continue
-        rule = _unbound(q, report, cited, claim_text)
+        else:
+            rule = _unbound(q, report, cited, claim_text)
         if rule is not None:
             doubts.append(_doubt(rule, f"'{q.text}': {rule.doc}"))
     named = _other_field_named(report, cited, found, claim_text)
     if named:
         doubts.append(_doubt(SETTLE_FIELD, f"{SETTLE_FIELD.doc}: {named}"))
+    unlinked = next(
+        (
+            name
+            for clause in _CLAUSE.split(claim_text)
+            if (name := _name_unlinked(report, cited, found, names, clause))
+        ),
+        None,
+    )
+    if unlinked:
+        doubts.append(_doubt(SETTLE_LINK, f"'{unlinked}': {SETTLE_LINK.doc}"))
     return kept, doubts
 
 
@@ -234,8 +258,8 @@ def _no_proof(  # noqa: PLR0917
     if reason.check is Check.ENTITY_WARRANT:
         if "closest cited name" in reason.message:
             return FAIL_NAME_FORM  # a near spelling of a cited name: fuzzy never proves
-        if said.islower() and _english(said):
-            return FAIL_NAME_FORM  # an English word in lower case, not a name
+        if said.islower() and (_english(said) or language.typo(said)):
+            return FAIL_NAME_FORM  # an English word in lower case (or its typo), not a name
         return _name_unproven(said, report, cited, facts, claim_text)
     return None
 
@@ -244,7 +268,6 @@ _VAGUE = r"(?:early|late|middle|spring|summer|autumn|fall|winter|end|start|begin
 """Words for a part of a year the date grammar does not read (it reads ``mid-2026``)."""
 _VAGUE_DATE = re.compile(rf"\b{_VAGUE}\b", re.I)
 _SPANS = r"(?:decades?|centur(?:y|ies)|years?|months?|weeks?|days?)"
-_CALENDAR_UNITS = frozenset({"month", "months", "year", "years"})
 
 
 def _beyond(  # noqa: PLR0917
@@ -301,22 +324,49 @@ def _beyond(  # noqa: PLR0917
         )
     ):
         return True  # the figure is the value; only a bound word (``turned over``) is read
-    measures = {f.quantity.measure for f in facts if f is not None and f.quantity is not None}
-    if (
-        q.unit is not None
-        and measures
-        and (q.unit in _CALENDAR_UNITS) != bool(measures & _CALENDAR_UNITS)
-    ):
-        return True
+    measures = {
+        f.quantity.measure
+        for f in facts
+        if f is not None and f.quantity is not None and f.quantity.unit is Unit.DURATION
+    }
+    said_unit = duration_unit(q.unit) if q.unit is not None else None
+    if said_unit and measures and said_unit not in measures:
+        # ``60 months`` of ``5 years``: a conversion the checks do not make; ``46 days``
+        # of ``46 hours`` converts to no cited value, and that is proof
+        half = re.match(r"\s+and\s+a\s+(?:half|quarter)\b", text[text.find(said) + len(said) :])
+        return half is not None or any(
+            _converts(q.value, said_unit, f.quantity)
+            for f in facts
+            if f is not None and f.quantity is not None
+        )
     numeric = [leaf for leaf in cited if any(v.numeric for v in leaf.quantities)]
     if len(numeric) < 2 or q.kind is not QKind.NUMBER or q.unit is not None:
         return False
     # points between two fractions, or one number so many times another: arithmetic the
     # derived figures do not do
     relation = re.search(rf"{re.escape(said)}\s+(?:percentage\s+)?(points?|times)\b", text, re.I)
-    shares = any(f is not None and f.quantity is not None and f.quantity.unit in (
-        Unit.FRACTION, Unit.RATIO) for f in facts)  # fmt: skip
+    shares = any(
+        f is not None and f.quantity is not None
+        and (f.quantity.unit in (Unit.FRACTION, Unit.RATIO) or 0 < abs(f.quantity.value) < 1)
+        for f in facts
+    )  # fmt: skip
     return relation is not None and (shares or relation.group(1).lower() == "times")
+
+
+_SECONDS = {
+    "milliseconds": 0.001, "seconds": 1, "minutes": 60, "hours": 3600, "days": 86400,
+    "weeks": 604800, "months": 2629800, "years": 31557600,
+}  # fmt: skip
+CONVERTED = 0.1
+"""A figure in another unit that comes within this share of a cited duration."""
+
+
+def _converts(value: Decimal, unit: str, cited: FactQuantity) -> bool:
+    """Does ``value`` ``unit`` come near the cited duration in the cited unit?"""
+    if cited.measure not in _SECONDS or unit not in _SECONDS or not cited.value:
+        return False
+    converted = float(value) * _SECONDS[unit] / _SECONDS[cited.measure]
+    return abs(converted - cited.value) <= CONVERTED * abs(cited.value)
 
 
 def _dimension(q: Quantity) -> str:
@@ -395,6 +445,8 @@ def _name_unproven(
     if squashed in initials:
         return FAIL_NAME_FORM  # ``U.S.`` for ``United States``
     parts = [squash_name(w) for w in re.findall(r"[A-Za-z][A-Za-z.]*", name)]
+    if parts and all(language.typo(p) for p in parts):
+        return FAIL_NAME_FORM  # ``Austrailia``: a typo of a word, not a name of its own
     formed = [any(_form_of(p, t, dotted) for t, dotted in tokens if t) for p in parts if p]
     common = [zipf_frequency(p, "en") >= COMMON_ZIPF for p in parts if p]
     if any(formed) and all(f or c for f, c in zip(formed, common, strict=True)):
@@ -451,13 +503,44 @@ def _build_squashed(report: Report) -> dict[str, frozenset[str]]:
 # -- settle only on proof -----------------------------------------------------------------
 
 
+def _record_unbound(
+    q: Quantity, found: Sequence[Quantity], cited: Sequence[LeafFacts], text: str
+) -> Rule | None:
+    """A score or time string is bound when a cited value writes it whole, of the period
+    the claim says, and, listed with the next one (``7 - 5 , 7 - 6``), in that order."""
+    hits = written_whole(q, cited, either_way=False)  # ``1 - 2`` of ``won 2 - 1`` is unread
+    if not hits:
+        return SETTLE_RECORD
+    stated = _years(text)
+    if stated and all((y := _years(_no_index(leaf.path))) and not y & stated for leaf in hits):
+        return SETTLE_PERIOD  # ``1 - 4 in 1998`` is 2012's record: its path names the year
+    later = found[found.index(q) + 1 :]
+    if later and later[0].kind is QKind.RECORD:
+        listed = re.search(rf"{re.escape(q.text)}\s*[,;]\s*{re.escape(later[0].text)}", text)
+        run = f"{q.key},{later[0].key}"
+        if listed and not any(run in leaf.record_text for leaf in hits):
+            return SETTLE_RECORD
+    return None
+
+
 def _unbound(q: Quantity, report: Report, cited: Sequence[LeafFacts], text: str) -> Rule | None:
     """The rule that keeps figure ``q`` from being bound to one cited field, or ``None``."""
     hits = [
         leaf for leaf in cited if any(matches(q, v) for v in leaf.quantities if not v.from_path)
     ]
     if not hits:
+        labels = [
+            leaf.path
+            for leaf in cited
+            if any(
+                v.from_path and v.kind is QKind.NUMBER and matches(q, v) for v in leaf.quantities
+            )
+        ]
+        if labels and not any(_says_key_number(q, path, text) for path in labels):
+            return SETTLE_KEY_NUMBER
         return None  # warranted another way (a path's period, a count): the checks said so
+    if all(_rounded_part(q, leaf, report.facts.get(leaf.path)) for leaf in hits):
+        return SETTLE_RECORD  # ``10.1`` of ``10.11 (71)``: a score's part, rounded
     facts = [report.facts.get(leaf.path) for leaf in hits]
     typed = [f for f in facts if f is not None and f.kind is not FactKind.UNTYPED]
     if not typed:
@@ -483,6 +566,37 @@ def _unbound(q: Quantity, report: Report, cited: Sequence[LeafFacts], text: str)
     if q.direction is not None and any(f.note == AGAINST for f in typed):
         return SETTLE_LEVEL
     return None
+
+
+def _rounded_part(q: Quantity, leaf: LeafFacts, fact: TypedFact | None) -> bool:
+    """Does ``q`` match the field only by rounding a part of a score or time string, or
+    one of the numbers of a text that is no typed quantity (``10.11 (71)``)?"""
+    if q.bound != "eq" or q.year_like:
+        return False
+    values = [v for v in leaf.quantities if not v.from_path]
+    parts = [p for r in values if r.kind is QKind.RECORD for p in r.parts]
+    if fact is not None and fact.kind is not FactKind.QUANTITY and len(values) > 1:
+        parts += [v for v in values if v.kind is QKind.NUMBER and not v.fraction]
+    return not any(matches(q, v) and (v not in parts or v.value == q.value) for v in values)
+
+
+def _says_key_number(q: Quantity, path: str, text: str) -> bool:
+    """Does the claim say the number with a word its key writes beside it (``top 10`` of
+    ``top_10_share_pct``, ``rule of 40`` of ``rule_of_40``)? ``episode 2`` is not
+    ``col_2``'s number."""
+    key, said = _tokens(_CAMEL.sub(" ", _last_key(path))), _tokens(text)
+    return any(
+        word == q.text and word in said and _beside(key, i) & _beside(said, said.index(word))
+        for i, word in enumerate(key)
+    )
+
+
+def _tokens(text: str) -> list[str]:
+    return [w for w in re.findall(r"[a-z]+|\d+", text.lower()) if w not in _FILLERS]
+
+
+def _beside(words: list[str], i: int) -> set[str]:
+    return {language.stem(words[j]) for j in (i - 1, i + 1) if 0 <= j < len(words)}
 
 
 def _unitless(f: TypedFact) -> bool:
@@ -526,17 +640,7 @@ def _other_field_named(
     if len(cited) < 2:
         return None
     said = _stems(text)
-    folded = f" {_plain_words(text)} "
-
-    def holds(leaf: LeafFacts) -> bool:
-        stored = report.evidence.leaf(leaf.path)
-        value = _plain_words(stored.render()) if stored is not None else ""
-        values = [v for v in leaf.quantities if not v.from_path]
-        if any(matches(q, v) for q in found if not q.optional for v in values):
-            return True
-        return len(value) >= 2 and not value.isdigit() and f" {value} " in folded
-
-    stated = {leaf.path for leaf in cited if holds(leaf)}
+    stated = {leaf.path for leaf in cited if _states(report, leaf, found, text)}
     for leaf in cited:
         if leaf.path not in stated:
             continue
@@ -547,9 +651,11 @@ def _other_field_named(
                 continue  # a sibling whose own value the claim states names that value
             if own & theirs:  # contrasting siblings: home_team and away_team, strongs and
                 # strongs_transliteration (every word that sets a longer key apart is said)
-                extra = theirs - own
-                named = bool(extra & said) and not (own - theirs) & said
-                named = named and (bool(own - theirs) or extra <= said)
+                extra, rest = theirs - own, own - theirs
+                if extra:
+                    named = bool(extra & said) and not rest & said and (bool(rest) or extra <= said)
+                else:  # ``1 loss`` of ``draws_wins_losses``: the claim names ``losses``
+                    named = theirs <= said and not rest & said
             else:  # another cited field named whole: ``directed in 1993`` of a release date
                 named = theirs <= said and not own & said
             if named:
@@ -557,12 +663,76 @@ def _other_field_named(
     return None
 
 
+def _states(report: Report, leaf: LeafFacts, found: Sequence[Quantity], text: str) -> bool:
+    """Does the claim state the field's value: one of its figures, or its words whole?"""
+    values = [v for v in leaf.quantities if not v.from_path]
+    if any(matches(q, v) for q in found if not q.optional for v in values):
+        return True
+    stored = report.evidence.leaf(leaf.path)
+    value = _plain_words(stored.render()) if stored is not None else ""
+    return len(value) >= 2 and not value.isdigit() and f" {value} " in f" {_plain_words(text)} "
+
+
+def _name_unlinked(
+    report: Report,
+    cited: Sequence[LeafFacts],
+    found: Sequence[Quantity],
+    names: Sequence[str],
+    text: str,
+) -> str | None:
+    """``Polly Samson has eight children`` citing ``spouse`` and ``children``: the claim
+    gives the named field's value (8 children) to a name the report holds in another field,
+    outside that field's record (a list item, a table row). The report links each to its
+    subject, not to each other. Asked of one clause at a time (``text``): two clauses say
+    two facts. Returns the name, or ``None``."""
+    said = _stems(text)
+    found = [q for q in found if q.text in text]
+    names = [n for n in names if n in squash_name(text)]
+    grams = report.derived(_build_squashed)
+    subject = {squash_name(fold(n)) for n in [report.company.name, *report.company.aliases]}
+    named = [
+        leaf for leaf in cited
+        if (key := _key_stems(_no_index(leaf.path))) and key <= said
+        and _states(report, leaf, found, text)
+    ]  # fmt: skip
+    for name in names:
+        if not name or any(name in s or s in name for s in subject):
+            continue
+        holders = [leaf.path for leaf in cited if name in grams.get(leaf.path, ())]
+        if not holders or any(_stems(_tail(p)) & said for p in holders):
+            continue  # not a cited value, or the claim names its field
+        others = [leaf.path for leaf in named if leaf.path not in holders]
+        if others and not any(
+            (record := _record_of(o)) is not None and record == _record_of(h)
+            for o in others
+            for h in holders
+        ):
+            return name
+    return None
+
+
+_CLAUSE = re.compile(r"[:;]|,\s*(?:and|but|while|whereas|so)?\b")
+"""Where a claim's clauses part: each says its own fact."""
+
+
+def _tail(path: str) -> str:
+    """A path's last two keys, indexes dropped (``route_planning.vendor``)."""
+    return " ".join(re.split(r"\.(?![^\[]*\])", _no_index(path))[-2:])
+
+
+def _record_of(path: str) -> str | None:
+    """The list item a field is of (``rows[3]`` of ``rows[3].team``), or ``None``."""
+    m = re.match(r"(.*\[\d+\])\.", path)
+    return m.group(1) if m else None
+
+
 @lru_cache(maxsize=65536)
 def _stems(text: str) -> frozenset[str]:
-    """The words of a claim or a key, in any case style, a plural's ``s`` dropped, fillers
-    (``by``, ``of``) left out: what a claim and a field's key are compared in."""
+    """The words of a claim or a key, in any case style, stemmed (``losses`` and ``loss``
+    meet), fillers (``by``, ``of``) left out: what a claim and a field's key are compared
+    in."""
     words = re.findall(r"[a-z0-9]+", _CAMEL.sub(" ", text).lower())
-    return frozenset(w.rstrip("s") if len(w) > 3 else w for w in words) - _FILLERS
+    return frozenset(language.stem(w) for w in words) - _FILLERS
 
 
 def _key_stems(path: str) -> frozenset[str]:

@@ -8,7 +8,10 @@ import calendar
 from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import StrEnum
+from importlib import resources
 from typing import Literal
+
+import yaml
 
 Bound = Literal["eq", "gt", "ge", "lt", "le"]
 Direction = Literal["up", "down"]
@@ -152,11 +155,21 @@ _SCALES: dict[str, Decimal] = {
 _CURRENCY_ONLY_SCALES = frozenset({"m", "b", "mm"})
 """Lower-case ``m``/``b``/``mm`` are scales only next to a currency (else metres, bytes …)."""
 
-_CURRENCIES: dict[str, str] = {
-    "$": "USD", "us$": "USD", "usd": "USD", "dollar": "USD", "dollars": "USD",
-    "€": "EUR", "eur": "EUR", "euro": "EUR", "euros": "EUR",
-    "£": "GBP", "gbp": "GBP",
-}  # fmt: skip
+
+def _currencies() -> dict[str, str]:
+    """``data/facts/currencies.yaml`` (the typed facts read the same table): every code,
+    symbol and word, lower case, to its ISO code."""
+    text = resources.files("prism_slack.data").joinpath("facts").joinpath("currencies.yaml")
+    table = yaml.safe_load(text.read_text("utf-8"))
+    return {
+        **{code.lower(): code for code in table["codes"]},
+        **{k.lower(): v for k, v in table["symbols"].items()},
+        **{k.lower(): v for k, v in table["words"].items()},
+    }
+
+
+CURRENCIES = _currencies()
+CURRENCY_CODES = tuple(sorted({c.upper() for c in CURRENCIES.values()}))
 
 UNITS: dict[str, tuple[str, Decimal]] = {
     "ms": ("time", Decimal("0.001")), "millisecond": ("time", Decimal("0.001")),
@@ -171,7 +184,7 @@ UNITS: dict[str, tuple[str, Decimal]] = {
     "days": ("time", Decimal(86400)),
     "week": ("time", Decimal(604800)), "weeks": ("time", Decimal(604800)),
     "month": ("month", Decimal(1)), "months": ("month", Decimal(1)),
-    "year": ("year", Decimal(1)), "years": ("year", Decimal(1)),
+    "year": ("month", Decimal(12)), "years": ("month", Decimal(12)),
     "x": ("times", Decimal(1)), "times": ("times", Decimal(1)),
     "kb": ("bytes", Decimal(10**3)), "mb": ("bytes", Decimal(10**6)),
     "gb": ("bytes", Decimal(10**9)), "tb": ("bytes", Decimal(10**12)),

@@ -269,7 +269,7 @@ def number_words(state: ScanState) -> None:
             unit, end = unit_word.group(1).lower(), end + unit_word.end()
         q = Quantity(
             QKind.NUMBER, state.text[start:end], start, end, value=amount, tolerance=tolerance,
-            unit=unit, optional=optional,
+            unit=unit, optional=optional and unit is None,  # ``one month`` is a span
         )  # fmt: skip
         if state.free(start, end):
             state.add(q)
