@@ -68,3 +68,68 @@ def test_a_claim_is_settled_or_failed_only_on_proof(
     assert verdict.status is expected, (verdict.reasons, verdict.undecided_reasons)
     if expected is UNDECIDED:
         assert verdict.undecided_reasons and all(r.rule for r in verdict.undecided_reasons)
+
+
+OTHER: dict[str, Any] = {
+    "company": {"name": "Roger Waters", "aliases": []},
+    "report": {"id": "r2", "generated_at": "2026-01-01"},
+    "AMOUNTS_IN": "CAD thousands",
+    "BALANCE_SHEET": {"TOTAL_ASSETS": 4182600},
+    "Commercial": {"DanishContracts": "DKK 845m", "Blades": "€157m", "Vessels": "€110m"},
+    "operations": {"contractLength": "5 years", "repairTime": "46 hours", "ebitda": -4200},
+    "rivals": [{"name": "Nordlys", "strengths": ["Owns 5 service operation vessels"]}],
+    "infobox": {"spouse": ["Polly Samson ( m. 1994)"], "children": "3", "residence": "Sydney"},
+    "customers": {"top_10_share_pct": 38},
+    "rows": [
+        {"col_2": "7", "title": "the episode of the stone", "villains": "septimus"},
+        {"tournament": "grand slam", "1998": "0 - 1", "2012": "1 - 4"},
+        {"venue": "punt road oval", "away_team_score": "10.11 (71)"},
+    ],
+}
+
+
+@pytest.fixture(scope="module")
+def other() -> Report:
+    return build_report("other", OTHER)
+
+
+@pytest.mark.parametrize(
+    ("text", "evidence", "expected"),
+    [
+        # a scale the report declares for all its amounts
+        ("Total assets are about C$4.2 billion.", ["BALANCE_SHEET.TOTAL_ASSETS", "AMOUNTS_IN"],
+         SETTLED),
+        ("Total assets are C$4.2 million.", ["BALANCE_SHEET.TOTAL_ASSETS", "AMOUNTS_IN"], FAILED),
+        # a currency code before a display figure
+        ("Danish contracts are worth DKK 845 million.", ["Commercial.DanishContracts"], SETTLED),
+        ("Danish contracts are worth DKK 845 thousand.", ["Commercial.DanishContracts"], FAILED),
+        # a sum of two cited amounts the claim names
+        ("Blades and vessels together bring in €267m.", ["Commercial.Blades",
+                                                         "Commercial.Vessels"], SETTLED),
+        # a duration in another unit: converted, or left to the judge
+        ("Contracts run about 60 months.", ["operations.contractLength"], SETTLED),
+        ("Repairs take 46 days.", ["operations.repairTime"], FAILED),
+        ("Repairs take just over a day and a half.", ["operations.repairTime"], UNDECIDED),
+        # a sign said in words
+        ("EBITDA was a loss of roughly C$4.2 million.", ["operations.ebitda", "AMOUNTS_IN"],
+         UNDECIDED),
+        # a name of a word's typo, or of a phrase's initials, is no invented name
+        ("Nordlys owns 5 SOVs.", ["rivals[0]"], UNDECIDED),
+        ("He lives in Sydeny, Austrailia.", ["infobox.residence"], UNDECIDED),
+        # a figure only in a key's name, with or without its word
+        ("The top 10 customers have a 38% share.", ["customers.top_10_share_pct"], SETTLED),
+        ("septimus be the villain in episode 2", ["rows[0]"], UNDECIDED),
+        # a record of another year, or a rounded part of a score
+        ("the grand slam record be 1 - 4 in 1998", ["rows[1]"], UNDECIDED),
+        ("the grand slam record be 1 - 4 in 2012", ["rows[1]"], SETTLED),
+        ("punt road oval have an away team score of 10.1 (71)", ["rows[2]"], UNDECIDED),
+        # a name the report links to the subject, not to another field's value
+        ("Polly Samson has 3 children.", ["infobox.spouse", "infobox.children"], UNDECIDED),
+        ("Roger Waters has 3 children.", ["infobox.children"], SETTLED),
+    ],
+)  # fmt: skip
+def test_reading_a_report_in_its_own_terms(
+    other: Report, text: str, evidence: list[str], expected: Status
+) -> None:
+    verdict = verify_claim(Claim(text=text, kind="fact", evidence=evidence), other)
+    assert verdict.status is expected, (verdict.reasons, verdict.undecided_reasons)

@@ -33,6 +33,7 @@ from prism_slack.facts.model import Quantity as FactQuantity
 from prism_slack.facts.words import duration_unit
 from prism_slack.reports.model import Report
 from prism_slack.verdict import Check, Reason
+from prism_slack.verify import lexicon
 from prism_slack.verify.anchors import matches, written_whole
 from prism_slack.verify.index import LeafFacts
 from prism_slack.verify.numbers import QKind, Quantity
@@ -100,6 +101,7 @@ RULES = (
     SETTLE_LINK,
 )  # fmt: skip
 
+WRONG_SIGN = "anchor.wrong_sign"
 COUNT_MISMATCH = "anchor.count_mismatch"
 """A cited list counted: its size is typed."""
 _PROOFS = frozenset({"anchor.nothing_cited"})
@@ -305,6 +307,9 @@ def _beyond(  # noqa: PLR0917
         return True  # a span of time against dates: arithmetic the checks do not do
     if said in report_name:
         return True  # a figure of the prospect's own name (``the 1984 Winter Olympics``)
+    before = text[: text.find(said)][-40:].lower()
+    if reason.rule == WRONG_SIGN and set(re.findall(r"[a-z]+", before)) & lexicon.NEGATIVE_SENSE:
+        return True  # ``a loss of A$4 million`` of ``-4.2``: the sign said in words
     said_year = str(int(q.value)) if q.year_like else ""
     if (
         said_year
@@ -442,6 +447,15 @@ def _name_unproven(
         if f is not None and f.text is not None
         for phrase in re.findall(r"[A-Z][a-z]+(?: [A-Z][a-z]+)+", f.text)
     }
+    acronym = re.fullmatch(r"[A-Z][A-Z.&]+(s?)", name)
+    if acronym:  # ``SOVs`` of ``service operation vessels``: initials in any case
+        for f in facts:
+            words = re.findall(r"[a-z]+", (f.text or "").lower()) if f is not None else []
+            initials |= {
+                "".join(w[0] for w in words[i : i + n]) + acronym.group(1)
+                for n in (2, 3, 4)
+                for i in range(len(words) - n + 1)
+            }
     if squashed in initials:
         return FAIL_NAME_FORM  # ``U.S.`` for ``United States``
     parts = [squash_name(w) for w in re.findall(r"[A-Za-z][A-Za-z.]*", name)]
