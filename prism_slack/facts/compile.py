@@ -313,7 +313,7 @@ class _Compiler:
             if scope.fractions is False and abs(value) <= 100:
                 return Quantity(value=value, unit=Unit.PERCENT), sources, "rates here are percents"
             return None, sources, f"a rate of {display.plain(value)}: percent or multiple?"
-        if own & word_set("money_words"):
+        if own & word_set("money_words") and not _counts_other(words):
             currency = scope.currency or self.report_currency
             if currency is not None:
                 sources["currency"] = scope.currency_source if scope.currency else Source.REPORT
@@ -772,8 +772,30 @@ def _key_duration(words: Sequence[str]) -> str | None:
     return None
 
 
-def _sentence(words: Sequence[str]) -> str:
-    text = " ".join(words)
+def _counts_other(words: Sequence[str]) -> bool:
+    """A money word in the key qualifies what the key counts (``field_sales_reps``,
+    ``budget_holders``): the key's last word before any ``per`` and units is another noun,
+    plural, and no money word."""
+    head = list(words[: words.index("per")] if "per" in words else words)
+    while head and (head[-1] in _LABEL_DROP or scale_factor(head[-1]) is not None):
+        head.pop()
+    if not head or head[-1] in word_set("money_words") or head[-1] in _GENERIC:
+        return False
+    return head[-1].endswith("s") and len(head) > 1
+
+
+def _sentence(words: Sequence[str], key: str = "") -> str:
+    """Words as a label: the first capitalised, acronyms in capitals (``data/facts/
+    acronyms.txt``, or written so in ``key``: ``brokerNPS``)."""
+    caps = word_set("acronyms") | {w.lower() for w in re.findall(r"[A-Z]{2,}(?![a-z])", key)}
+    joined: list[str] = []
+    for w in words:  # "cet1Ratio": the key writes "cet1" as one word
+        if joined and w.isdigit() and joined[-1].isalpha() and joined[-1] + w in key.lower():
+            joined[-1] += w
+            caps = caps | {joined[-1]}
+        else:
+            joined.append(w)
+    text = " ".join(w.upper() if w in caps else w for w in joined)
     return text[:1].upper() + text[1:]
 
 
@@ -793,13 +815,13 @@ def _label(key: str, words: Sequence[str], parents: Sequence[str]) -> str:
         kept = [w for w in words if w not in _LABEL_DROP] or list(words)
         if len(kept) > 1 and kept[-1].endswith("s") and _key_duration(kept):
             kept = kept[:-1]
-        own = _sentence(kept)
+        own = _sentence(kept, key)
     generic = set(words) <= _GENERIC or bool(_PERIOD_KEY.match(key.strip()))
     if generic and parents:
         parent = parents[-1]
-        parent_label = parent.strip() if " " in parent else _sentence(key_words(parent))
+        parent_label = parent.strip() if " " in parent else _sentence(key_words(parent), parent)
         if parent_label.lower() == "values" and len(parents) > 1:
-            parent_label = _sentence(key_words(parents[-2]))
+            parent_label = _sentence(key_words(parents[-2]), parents[-2])
         if set(words) <= {"value", "val", "amount"}:
             return parent_label
         if _PERIOD_KEY.match(key.strip()):

@@ -176,6 +176,16 @@ _MONEY_ASK = re.compile(
 """A figure asked as an amount of money ("EBITDA in dollars")."""
 _PERIOD_WORDS = re.compile(r"\b(?:(?:fy|q[1-4]|h[12])\s?)?(?:19|20)?\d\d\b")
 """A period a question names: a year, ``FY25``, ``Q3 2025`` (matched to a series' keys)."""
+_COUNT_TEXT = re.compile(r"(?:approx\.?|about|c\.|around|over|some)?\s*\d[\d,]*\s+[A-Za-z]", re.I)
+"""A text that opens with how many of something: "27 hotels (19 country house, 8 city)"."""
+_USE_FOR = re.compile(
+    r"\b(?:use[sd]?|using|runs?|relys?|relies|relying) (?:on )?(?:for|to)\b", re.IGNORECASE
+)
+"""The tool a job is done with ("what do they use for field service"): the vendor is asked,
+not only leaned to."""
+_ACRONYM = re.compile(r"\b[A-Z](?:&?[A-Z0-9])+s?\b")
+"""An acronym as typed ("R&D", "NPS", "CAPAs"): a subject, like a name, that a field without
+it does not answer."""
 _NAMES = re.compile(r"(?<=\w\W)\b[A-Z][a-z]+\b")
 
 
@@ -190,14 +200,19 @@ def parse_question(text: str, index: ReportIndex, *, names_company: bool = False
     specific = {lexicon.stem(w) for w in _NAMES.findall(text)} | {
         t for t in tokens if _PERIOD.fullmatch(t)
     }
+    specific |= {  # an acronym typed in capitals names its subject: "R&D", "CAPAs"
+        lexicon.stem(w) for m in _ACRONYM.findall(text) for w in lexicon.words(m)
+    }
     q = Question(text, names_company=names_company)
     coaching_terms = False
-    for _, term, _parts in lexicon.term_parts(tokens, question=True):
+    coaching_stems: set[str] = set()
+    for stemmed, term, _parts in lexicon.term_parts(tokens, question=True):
         if term in index.company_terms:
             q.names_company = True
             continue
         if term == lexicon.COACHING:
             coaching_terms = True
+            coaching_stems.add(stemmed)
         elif term == lexicon.SUMMARY:
             q.summary = True
         elif term == lexicon.BRIEF:
@@ -212,11 +227,17 @@ def parse_question(text: str, index: ReportIndex, *, names_company: bool = False
                 q.soft[concept] = 1.0
         else:
             q.content[term] = 1.0 if term in specific else index.weight(term)
+    if _USE_FOR.search(text) and q.soft.get(lexicon.VENDOR):  # "what do they use for X"
+        del q.soft[lexicon.VENDOR]
+        q.content[lexicon.VENDOR] = 1.0
     q.who = bool(raw & {"who", "whom", "whos"})
     known = {t for t, w in q.content.items() if w >= 1.0}
     q.best = bool(raw & _BEST_WORDS) and not known - {"score"}
     q.worst = bool(raw & _WORST_WORDS) and not known - {"score"}
-    q.size = bool(raw & _SIZE_WORDS) and not q.known_content and not q.best and not q.worst
+    # "how big is their book": a size asked of the company in a word no field is named by
+    # (only the report's prose says "book"), not of a field ("how big is their sales team")
+    named = {t for t in q.content if t in index.key_terms or t in specific | _METRIC_TERMS}
+    q.size = bool(raw & _SIZE_WORDS) and not named and not q.best and not q.worst
     q.pronoun = bool(raw & _PERSON_PRONOUNS)
     q.refers = bool(raw & _DEMONSTRATIVES)
     if q.who and "them" in raw and set(q.content) == {"owner"} and not q.refers:
@@ -228,6 +249,10 @@ def parse_question(text: str, index: ReportIndex, *, names_company: bool = False
     )
     strong = bool(_STRONG_COACHING & raw)
     first_person = bool(_FIRST_PERSON & raw)
+    asked_to_coach = strong or first_person or bool(_HOW_DO_I.search(text))
+    if coaching_terms and coaching_stems <= index.key_stems and not asked_to_coach:
+        coaching_terms = False  # "days to close": a field's word, not a call to coach
+        q.content.update(dict.fromkeys(coaching_stems, 1.0))
     q.coaching = (coaching_terms and (strong or first_person or not q.content)) or bool(
         _HOW_DO_I.search(text)
     )
@@ -260,7 +285,7 @@ class Composer:
         stripped = self.index.companies.strip(text)
         named = stripped != " ".join(text.split())
         text = stripped or text
-        previous = history[-1].question if history else None
+        previous = self.subject_question(history or [])
         whole = parse_question(text, self.index, names_company=named)
         if previous is not None:
             followed = self.follow_up(whole, self.index.companies.strip(previous) or previous)
@@ -279,6 +304,14 @@ class Composer:
         for part in parts:
             claims += [_named(c, part.text) for c in self.part(part)[:share]]
         return _dedupe(claims)[: max(self.max_claims, 2 * len(parts))]
+
+    def subject_question(self, history: list[HistoryTurn]) -> str | None:
+        """The latest earlier question with a subject of its own: after "churn?" » "and
+        last year?", a third "what about 2023?" is still about churn."""
+        for turn in reversed(history[-3:]):
+            if parse_question(self.index.companies.strip(turn.question), self.index).content:
+                return turn.question
+        return history[-1].question if history else None
 
     def alike(self, parts: list[Question]) -> list[Question]:
         """The sides of a comparison in the same terms: when one side is a score ("is
@@ -355,6 +388,9 @@ class Composer:
                 return self.coaching(q, people[0])
             if people:
                 return self.person_claims(people[0], notes_first=True)
+        earlier = self.earlier_point(q, before)
+        if earlier is not None:  # "and last year?" after a series: the point before
+            return earlier
         record = self.record_field(q, before)
         if record is not None:  # "since when?" after a stack row: that row's own field
             return self.item_claims(record)[:1]
@@ -371,6 +407,28 @@ class Composer:
             if "owner" in merged.content:
                 merged.content["owner"] = 2.0
         return self.part(merged)
+
+    def earlier_point(self, q: Question, before: Question) -> list[Claim] | None:
+        """The series the previous answer gave, at the period the follow-up asks for: the
+        one it names ("what about 2023?") or the one before the latest ("and last year?");
+        ``None`` when the follow-up asks for no period or the answer held no series."""
+        if q.known_content or not (self.periods or concepts.asks_previous(q.text)):
+            return None
+        series = self.index.facts.series
+        items = [i for i in self.items_of(self.part(before)) if i.path in series]
+        if not items:
+            return None
+        claims: list[Claim] = []
+        asked = self.periods
+        for item in items[:2]:
+            points = series[item.path].series
+            if points is None or len(points.points) < 2:
+                continue
+            named = {p.period.lower() for p in points.points} & asked
+            self.periods = frozenset(named) or frozenset({points.points[-2].period.lower()})
+            claims += self.item_claims(item)[:1]
+        self.periods = asked
+        return claims or None
 
     def record_field(self, q: Question, before: Question) -> Item | None:
         """The record the previous answer was about (not a person or finding) when the
@@ -465,12 +523,25 @@ class Composer:
             # "what are their payment issues?" with no such finding: the payment facts
             q.content.pop(lexicon.FINDING)
             hits = self.ranked(q)
+        kind = self.tool_kind(q)
+        if kind is not None and _answers(hits) and not any(self.for_kind(h, kind) for h in hits):
+            # "what's their cloud provider" where only a product is called "Sales Cloud"
+            return [absent(f"Not in the audit report: {kind[0]}."), *self.nearby(q, hits)]
         if not _answers(hits) or self.unmeasured(q, hits):
             return [absent(), *self.nearby(q, hits)]
         hits = [h for h in hits if h.coverage > COVERAGE] + [
             h for h in hits if h.coverage <= COVERAGE
         ]
-        hits.sort(key=lambda h: (-(h.coverage > COVERAGE), -h.score, h.item.order))
+        tool = lexicon.VENDOR in q.content  # a tool asked: the tools first
+        hits.sort(
+            key=lambda h: (
+                -(h.coverage > COVERAGE),
+                -(tool and lexicon.VENDOR in h.covered),
+                -(q.counts and h.item.kind == "leaf" and self.counted(h.item)),
+                -h.score,
+                h.item.order,
+            )
+        )
         if lexicon.FINDING in q.content and any(
             h.item.is_finding and h.coverage > COVERAGE for h in hits[:3]
         ):
@@ -492,13 +563,28 @@ class Composer:
             return [*claims, absent()]  # "churn vs target": the churn, and no target stated
         return claims
 
+    def counted(self, item: Item) -> bool:
+        """``item`` states how many of something (a count, as a number or in its text:
+        ``"27 hotels (19 country house, 8 city)"``), not a score or a share."""
+        if item.path in self.index.scales:
+            return False
+        typed = self.index.facts.get(item.leaves[0].path)
+        if typed is None:
+            return False
+        if typed.quantity is not None:
+            return typed.quantity.unit.value in ("count", "number")
+        return bool(_COUNT_TEXT.match(str(item.leaves[0].value)))
+
     def scored_claim(self, claim: Claim) -> bool:
         """``claim`` states a score on a scale (``6/10``)."""
         return any(path in self.index.scale_paths for path in claim.evidence)
 
     def concept(self, q: Question) -> list[Claim] | None:
         """The answer to a concept the report keeps in its structure (``offline_concepts``):
-        people by role, competitors, risks, the company's age; ``None`` for anything else."""
+        people by role, competitors, risks, the company's age, measures asked in a rep's
+        words (how well capitalised, what customers think); ``None`` for anything else."""
+        if self.names_a_field(q):
+            return None  # "what's their legal name": the field, not the legal contact
         role = concepts.role_asked(q.text)
         if role is not None:
             exact, near = concepts.holders(role, self.index.people())
@@ -513,12 +599,57 @@ class Composer:
             return [self.item_claims(item)[0] for item in found[:MAX_LOOKUP_ITEMS]]
         if concepts.asks_risks(q.text) and self.index.findings():
             return self.risks()
+        measure = concepts.measure_asked(q.text)
+        if measure is not None:
+            held, unheld = concepts.measure_items(self.index, measure, q.text)
+            held = [item for item in held if self.quantity(item) is not None]  # figures only
+            if not held:
+                missing = absent(f"The report doesn't give {measure.name}.")
+                return [missing, *self.nearby(q, self.ranked(q) if q.content else [])]
+            claims = [self.item_claims(item)[0] for item in held[: MAX_LOOKUP_ITEMS - 1]]
+            if unheld:  # "how much of their business is consumables": the parts it has
+                return [absent(f"Not in the audit report: {unheld}."), *claims]
+            return claims
         if concepts.asks_age(q.text):
             aged = concepts.age_items(self.index)
             if not aged:
                 return [absent("The report doesn't give the year the company was founded.")]
             return [self.item_claims(item)[0] for item in aged[:1]]
         return None
+
+    def tool_kind(self, q: Question) -> tuple[str, str] | None:
+        """The kind of tool a question asks for by a word before a vendor word ("cloud
+        provider", "email platform"): (the words as said, the kind's term), or ``None``."""
+        tokens = [self.index.correct(t) for t in lexicon.words(q.text)]
+        for i in range(1, len(tokens)):
+            if lexicon.concept(tokens[i]) != lexicon.VENDOR or lexicon.is_stop(tokens[i - 1]):
+                continue
+            kind = lexicon.terms(tokens[i - 1 : i])
+            if kind and kind[0] != lexicon.VENDOR and kind[0] in q.content:
+                return f"{tokens[i - 1]} {tokens[i]}", kind[0]
+        return None
+
+    def for_kind(self, hit: Hit, kind: tuple[str, str]) -> bool:
+        """``hit`` is a tool of ``kind``: its keys say so (``vendors.email``), or a field of
+        its record that is not the tool's own name (``category: Email``). A product merely
+        called "Sales Cloud" is no cloud provider."""
+        term = kind[1]
+        if term not in hit.covered:
+            return False
+        if term in _key_terms(hit.item.keys):
+            return True
+        for key, leaf in hit.item.fields.items():
+            words = lexicon.key_words(key)
+            if set(lexicon.terms(words)) & {lexicon.VENDOR, "name", "product"}:
+                continue  # the tool's own name says nothing of what it is for
+            if term in lexicon.terms(words) or term in lexicon.text_terms(str(leaf.value)):
+                return True
+        return False
+
+    def names_a_field(self, q: Question) -> bool:
+        """The question's subject words, two or more, are all words of one field's name."""
+        asked = {t for t, w in q.content.items() if w >= 1.0}
+        return len(asked) >= 2 and any(asked <= names for names in self.index.name_terms)
 
     def unmeasured(self, q: Question, hits: list[Hit]) -> bool:
         """A measure asked of something the report does not measure ("headcount at the
@@ -663,14 +794,14 @@ class Composer:
 
     def lookup(self, q: Question, hits: list[Hit]) -> list[Claim]:
         top = hits[0].score
-        chosen = [
-            h.item
+        picked = [
+            h
             for h in hits
             if h.score >= RELATIVE_CUTOFF * top
             and h.coverage > 0
             and (h.named or not hits[0].named or h.item.kind == "record")
         ]
-        chosen = chosen[:MAX_LOOKUP_ITEMS]
+        chosen = self.wholes(q, picked)[:MAX_LOOKUP_ITEMS]
         claims: list[Claim] = []
         for item in chosen:
             claims += self.item_claims(item)
@@ -689,6 +820,47 @@ class Composer:
                 if sentence is not None and self.sentence_terms(sentence) & set(q.content):
                     claims.append(wording.detail_claim(related, sentence))
         return claims
+
+    def wholes(self, q: Question, chosen: list[Hit]) -> list[Item]:
+        """The items of ``chosen`` with the measure asked first and its parts left out: when
+        a best-covering item is the measure itself (the question's term heads its name,
+        qualified by soft words only: ``Annual Revenue``, ``revenue.total_usd``), the kinds
+        of it the question did not ask for (``Rooms Revenue``) and the parts nested beside
+        the whole (``revenue.by_segment.pumps.revenue_usd``) give way to it, and so do
+        other sections' fields that only mention it (``Scores["Revenue Management"]``). An
+        item holding a question term the whole lacks ("ecom rev") always stays."""
+        heads, names = self.index.heads, self.index.name_terms
+        best = max((h.coverage for h in chosen), default=0.0)
+        soft = set(q.soft)  # "online sales": a kind the rep named, in a soft word
+        pure = [
+            h
+            for h in chosen
+            if h.coverage == best
+            and (head := heads[h.item.order]) is not None
+            and head.pure
+            and head.term in q.content
+            and self.quantity(h.item) is not None  # a figure: "payments" (Adyen) is no measure
+        ]
+        if not pure:
+            return [h.item for h in chosen]
+        whole = min(pure, key=lambda h: (len(h.item.keys), chosen.index(h)))
+        if any(names[h.item.order] & soft - names[whole.item.order] for h in chosen):
+            return [h.item for h in chosen]
+        whole_head = heads[whole.item.order]
+        assert whole_head is not None
+        term = whole_head.term
+        parent = whole.item.path.rsplit(".", 1)[0] if "." in whole.item.path else ""
+
+        def part(hit: Hit) -> bool:
+            item, head = hit.item, heads[hit.item.order]
+            if hit.covered - whole.covered:
+                return False
+            if head is None or head.term != term:  # another measure: only the whole's own
+                return item.kind == "leaf" and item.section != whole.item.section
+            nested = bool(parent) and item.path.startswith(parent + ".")
+            return not head.pure or nested
+
+        return [whole.item, *(h.item for h in chosen if h is not whole and not part(h))]
 
     def coaching(self, q: Question, person: Item | None = None) -> list[Claim]:
         """A move anchored to ``person`` (a follow-up's "her"), else to the person,
@@ -845,12 +1017,13 @@ class Composer:
         if item.is_person:
             return self.person_claims(item)
         facts = self.index.facts
+        caps = self.index.caps
         if item.kind == "record":
-            return [wording.record_claim(item, facts)]
+            return [wording.record_claim(item, facts, caps)]
         if item.kind == "list":
-            return [wording.list_claim(item, facts)]
+            return [wording.list_claim(item, facts, caps)]
         scale = self.index.scales.get(item.path)
-        return [wording.leaf_claim(item, scale, facts, self.periods)]
+        return [wording.leaf_claim(item, scale, facts, self.periods, caps)]
 
 
 def _parts(text: str, index: ReportIndex) -> list[Question]:

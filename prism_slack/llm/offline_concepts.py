@@ -13,13 +13,19 @@ style of the report's keys.
   "who signs the check"), else the nearest one (the VP Finance for a CFO);
 - *risks*: asked as "what should I worry about", "red flags": answered with the most severe
   findings, a figure each (the composer does that);
-- *age*: the founding year or date, wherever the company's keys keep it.
+- *age*: the founding year or date, wherever the company's keys keep it;
+- *the period before* (``data/previous_period.txt``): "and last year?" after a series;
+- *measures* (``prism_slack/data/measures/*.yaml``, one file per measure: how well
+  capitalised, what customers think of them…): the fields whose keys name the measure, the
+  ones whose keys also hold the question's other words first ("what do brokers think"
+  → ``brokerNps``).
 
 A concept the report does not hold is said plainly, by the composer, naming the concept.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
@@ -32,6 +38,8 @@ from prism_slack.llm import lexicon
 from prism_slack.llm.offline_index import Item, ReportIndex
 
 Stems = tuple[str, ...]
+_IN_LIST = re.compile(r"\[\d+\]")
+"""A list index in a field path (``stack[2]``; ``KPIs["NPS (2025)"]`` is no list)."""
 
 
 def _load(name: str) -> Any:
@@ -86,6 +94,19 @@ class Role:
 
 
 @dataclass(frozen=True)
+class Measure:
+    """A measure reps ask for in their own words, held by fields whose keys name it."""
+
+    key: str
+    name: str
+    asked: Phrases
+    keys: frozenset[str]
+    part: bool = False
+    """The question names the part it asks the measure of ("how much of their business is
+    pumps"): a field answers only when its keys hold that part."""
+
+
+@dataclass(frozen=True)
 class Concepts:
     competitors_asked: Phrases
     competitor_keys: frozenset[str]
@@ -93,6 +114,32 @@ class Concepts:
     age_asked: Phrases
     age_keys: frozenset[str]
     roles: tuple[Role, ...]
+    measures: tuple[Measure, ...]
+    previous: Phrases
+
+
+def _lines(name: str) -> list[str]:
+    text = resources.files("prism_slack").joinpath("data", name).read_text("utf-8")
+    return [t.strip() for t in text.splitlines() if t.strip() and not t.startswith("#")]
+
+
+def _measures() -> tuple[Measure, ...]:
+    folder = resources.files("prism_slack").joinpath("data", "measures")
+    out = []
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if not entry.name.endswith(".yaml"):
+            continue
+        data = yaml.safe_load(entry.read_text("utf-8"))
+        out.append(
+            Measure(
+                key=entry.name.removesuffix(".yaml"),
+                name=str(data["name"]),
+                asked=Phrases.of(data["asked"]),
+                keys=frozenset(lexicon.stem(str(w)) for w in data["keys"]),
+                part=bool(data.get("part", False)),
+            )
+        )
+    return tuple(out)
 
 
 @cache
@@ -116,6 +163,8 @@ def concepts() -> Concepts:
         age_asked=Phrases.of(age["asked"]),
         age_keys=frozenset(lexicon.stem(str(w)) for w in age["keys"]),
         roles=roles,
+        measures=_measures(),
+        previous=Phrases.of(_lines("previous_period.txt")),
     )
 
 
@@ -130,8 +179,24 @@ def asks_risks(text: str) -> bool:
     return concepts().risks_asked.found(stems(text))
 
 
+def asks_previous(text: str) -> bool:
+    """``text`` asks for the period before the one just given ("and last year?")."""
+    return concepts().previous.found(stems(text))
+
+
 def asks_age(text: str) -> bool:
     return concepts().age_asked.found(stems(text))
+
+
+def measure_asked(text: str) -> Measure | None:
+    """The measure ``text`` asks for in a rep's words (the longest phrase wins), or ``None``."""
+    said = stems(text)
+    best: tuple[int, Measure] | None = None
+    for measure in concepts().measures:
+        n = measure.asked.longest(said)
+        if n and (best is None or n > best[0]):
+            best = (n, measure)
+    return best[1] if best else None
 
 
 def role_asked(text: str) -> Role | None:
@@ -187,7 +252,30 @@ def age_items(index: ReportIndex) -> list[Item]:
     """Leaves outside any list whose key says when the company was founded."""
     keys = concepts().age_keys
     return [
-        item
-        for item in index.items
-        if item.kind == "leaf" and "[" not in item.path and key_stems(item.keys[-1:]) & keys
+        item for item in index.items if _outside_lists(item) and key_stems(item.keys[-1:]) & keys
     ]
+
+
+def measure_items(index: ReportIndex, measure: Measure, text: str) -> tuple[list[Item], str]:
+    """The fields (outside any list) whose keys name ``measure``, those whose keys also hold
+    a word of ``text`` first (then document order); and, for a measure of a part, the part
+    asked when no field's keys hold it (``""`` when they do, or nothing is asked)."""
+    said = stems(text)
+    asked = {s for run in measure.asked.runs for s in run}
+    rest = {w for w in said if w not in asked and not lexicon.is_stop(w) and len(w) > 1}
+    found = [
+        item for item in index.items if _outside_lists(item) and key_stems(item.keys) & measure.keys
+    ]
+    found.sort(key=lambda item: (-len(key_stems(item.keys) & rest), item.order))
+    if not measure.part or not rest:
+        return found, ""
+    held = [item for item in found if key_stems(item.keys) & rest]
+    if held:
+        return held, ""
+    words = [w for w in lexicon.words(text) if lexicon.stem(w) in rest]
+    return found, " ".join(words)
+
+
+def _outside_lists(item: Item) -> bool:
+    """A leaf field outside any list."""
+    return item.kind == "leaf" and not _IN_LIST.search(item.path)

@@ -22,6 +22,7 @@ import re
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib import resources
 from typing import TYPE_CHECKING, Any, Literal
 
 from rank_bm25 import BM25Okapi
@@ -111,6 +112,14 @@ COMPONENT = 0.7
 VALUE_PRIOR = {"report": 0.4}
 """Values of sections about the audit rather than the prospect (its scope, its method)
 weigh less: they mention the things audited, they do not state facts about them."""
+HEAD_BONUS = 1.0
+"""Score added when a question term is the head of an item's name: "revenue" asks for
+``Annual Revenue`` (a revenue) before ``Revenue Growth`` (a growth) or ``field_sales_reps``
+(a count of reps): in an English compound the last word names the thing, the words before it
+qualify it."""
+PURE_BONUS = 0.5
+"""Added again when the head's only qualifiers are soft words (``annual``, ``total``): the
+measure itself, not one part of it (``Rooms Revenue``)."""
 REPEAT = {LAST_KEY: 3, MIDDLE_KEY: 2, SECTION_KEY: 1, FIELD_KEY: 1, TITLE_VALUE: 2, VALUE: 1}
 
 
@@ -144,6 +153,17 @@ class ReportIndex:
     """The terms that name a numeric field (``employee`` for ``headcount = 940``)."""
     facts: ReportFacts
     """The report's typed facts: what each leaf means and how a rep says it."""
+    heads: list[Head | None] = field(default_factory=list)
+    """Per item, the head of its name (``None`` for a record or list)."""
+    caps: frozenset[str] = frozenset()
+    """Words the report's text writes only in capitals ("CAPA backlog"): acronyms, in lower
+    case, that its labels write in capitals too."""
+    key_stems: frozenset[str] = frozenset()
+    """The stems of every word of the report's keys (``close`` in ``median_days_to_close``)."""
+    naming: dict[int, frozenset[str]] = field(default_factory=dict)
+    """The items whose values are the company's own names → the terms of those names: an
+    item holding only those answers nothing ("how many hotels" is not "Marlow Grange
+    Hotels")."""
     _known_words: frozenset[str] = frozenset()
     _cache: dict[str, list[float]] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -196,10 +216,17 @@ class ReportIndex:
         for i, raw in scores.items():
             names = self.name_terms[i]
             precision = len(names & asked) / len(names) if names else 0.0
+            head = self.heads[i] if i < len(self.heads) else None
+            bonus = 0.0
+            if head is not None and head.term in content:
+                bonus = HEAD_BONUS + (PURE_BONUS if head.pure else 0.0)
             held = covered.get(i, set())
+            if i in self.naming and held and held <= self.naming[i]:
+                continue
             coverage = sum(content[t] for t in held) / total if total else 0.0
             named = any(self.postings[t][i] >= SECTION_KEY for t in held)
-            hit = Hit(self.items[i], raw + 0.5 * precision, frozenset(held), coverage, named)
+            score = raw + bonus + 0.5 * precision
+            hit = Hit(self.items[i], score, frozenset(held), coverage, named)
             hits.append(hit)
         hits.sort(key=lambda h: (-h.score, h.item.order))
         return hits
@@ -251,6 +278,8 @@ class _Builder:
         self.key_words: set[str] = set()
         self.proper: set[str] = set()
         self.common: set[str] = set()
+        self.caps: set[str] = set()
+        self.lower: set[str] = set()
 
     def add(self, item: Item, strengths: _Strengths, names: frozenset[str]) -> None:
         i = len(self.items)
@@ -262,6 +291,8 @@ class _Builder:
         self.key_words |= strengths.key_words
         self.proper |= strengths.proper
         self.common |= strengths.common
+        self.caps |= strengths.caps
+        self.lower |= strengths.lower
         for term, strength in strengths.concepts.items():
             self.postings.setdefault(term, {})[i] = strength
 
@@ -275,7 +306,7 @@ class _Builder:
                 return
             for key, child in value.items():
                 child_path = join_key(path, str(key))
-                if scale is not None and str(key) not in SCALE_KEYS:
+                if scale is not None and "_".join(lexicon.key_words(str(key))) not in SCALE_KEYS:
                     self.scales[child_path] = scale
                 scored = {"score", "scores", "rating", "ratings"} & set(lexicon.key_words(str(key)))
                 inherited = scale if scored and isinstance(child, Mapping) else None
@@ -367,6 +398,8 @@ class _Strengths:
     key_words: set[str] = field(default_factory=set)
     proper: set[str] = field(default_factory=set)
     common: set[str] = field(default_factory=set)
+    caps: set[str] = field(default_factory=set)
+    lower: set[str] = field(default_factory=set)
 
     def put(self, tokens: list[str], strength: float, *, key: bool = False) -> None:
         """``key``: the tokens are words of a key (a field's name), not of a value."""
@@ -374,7 +407,9 @@ class _Strengths:
             self.key_words.update(t for t in tokens if 2 <= len(t) <= 6 and t.isalpha())
         self.raw.update(t for t in tokens if len(t) >= 4 and not t.isdigit())
         repeat = REPEAT.get(strength, 1)
-        for _, concept, parts in lexicon.term_parts(tokens):
+        for stemmed, read, parts in lexicon.term_parts(tokens):
+            # a key's "close", "open": what the field measures, as said, not a call to coach
+            concept = stemmed if key and read == lexicon.COACHING else read
             self._one(concept, strength, repeat)
             if key:
                 self.keyed.add(concept)
@@ -411,6 +446,8 @@ class _Strengths:
             self.put(lexicon.words(value), strength)
             self.proper.update(lexicon.text_terms(" ".join(_PROPER.findall(value))))
             self.common.update(lexicon.text_terms(" ".join(_COMMON.findall(value))))
+            self.caps.update(w.lower() for w in _CAPS.findall(value))
+            self.lower.update(_COMMON.findall(value))
         elif isinstance(value, int) and not isinstance(value, bool):
             self.put([str(value)], strength)
 
@@ -418,6 +455,8 @@ class _Strengths:
 _PROPER = re.compile(r"(?<=[\w,;:)] )[A-Z][a-z]+\b")
 """A capitalised word inside a sentence (not its first word)."""
 _COMMON = re.compile(r"\b[a-z]+\b")
+_CAPS = re.compile(r"\b[A-Z]{2,6}(?=s?\b)")
+"""A word written in capitals ("CAPA", "CAPAs")."""
 
 
 def _acronyms(key: str) -> set[str]:
@@ -428,6 +467,50 @@ def _acronyms(key: str) -> set[str]:
         return set()
     content = [w for w in words if not lexicon.is_stop(w)]
     return {"".join(w[0] for w in ws) for ws in (words, content) if len(ws) >= 2}
+
+
+@dataclass(frozen=True, slots=True)
+class Head:
+    """The head of a field's name: the term of its last content word (``premium`` for
+    ``grossWrittenPremium``, ``rep`` for ``field_sales_reps``), read from the parent key when
+    the last key holds only units and qualifiers (``revenue.total_usd`` → ``revenue``); in
+    "X of Y" it is X (``share_of_revenue_pct`` is a share)."""
+
+    term: str
+    pure: bool
+    """Nothing but words of the whole qualify it (``Annual Revenue``, ``revenue.total_usd``;
+    not ``Online Sales``)."""
+
+
+_PARENTHESIS = re.compile(r"\([^)]*\)")
+_WHOLE_WORDS = frozenset(
+    lexicon.stem(line.strip())
+    for line in resources.files("prism_slack")
+    .joinpath("data", "whole_words.txt")
+    .read_text("utf-8")
+    .splitlines()
+    if line.strip() and not line.startswith("#")
+)
+"""Qualifiers that keep a name the measure as a whole (``data/whole_words.txt``)."""
+
+
+def head_of(keys: tuple[str, ...]) -> Head | None:
+    """The head of the name ``keys`` end in (see ``Head``), or ``None``."""
+    for key in reversed(keys[-2:]):
+        words = [
+            w
+            for w in lexicon.key_words(_PARENTHESIS.sub(" ", key))
+            if w not in UNIT_WORDS and not w.isdigit()
+        ]
+        if "of" in words[1:]:  # "share of revenue" is a share
+            before = lexicon.terms(words[: words.index("of")])
+            return Head(before[-1], pure=len(set(before)) == 1) if before else None
+        found = lexicon.terms(words)
+        hard = [t for t in found if not lexicon.is_soft(t)]
+        if hard:
+            qualifiers = set(found) - {hard[-1]}
+            return Head(hard[-1], pure=qualifiers <= _WHOLE_WORDS)
+    return None
 
 
 def _names(keys: tuple[str, ...]) -> frozenset[str]:
@@ -488,10 +571,14 @@ def _flatten(path: str, value: Any, out: list[Leaf]) -> None:
 
 
 def _scale_leaf(path: str, obj: Mapping[str, Any]) -> Leaf | None:
-    for key in SCALE_KEYS:
-        value = obj.get(key)
+    """The leaf of ``obj`` holding its scores' scale, under a scale key in any case style
+    (``max``, ``scale_max``, ``scaleMax``, ``"Out Of"``)."""
+    named = {"_".join(lexicon.key_words(str(k))): str(k) for k in obj}
+    for want in SCALE_KEYS:
+        key = named.get(want)
+        value = obj.get(key) if key is not None else None
         if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return Leaf(join_key(path, key), value)
+            return Leaf(join_key(path, str(key)), value)
     return None
 
 
@@ -505,7 +592,20 @@ def build_index(report: Report) -> ReportIndex:
     names = [company.name, *company.aliases]
     if company.domain:
         names.append(company.domain.split(".")[0])
-    company_terms = frozenset(t for name in names for t in lexicon.text_terms(name))
+    # the words that name the company and nothing else: "Hotels" in "Marlow Grange Hotels"
+    # is also what the report counts ("27 hotels"), "Systems" a word for a tool
+    lowered = [n.lower() for n in names if n]
+    naming = {
+        i
+        for i, item in enumerate(builder.items)
+        if item.leaves and all(any(n in str(x.value).lower() for n in lowered) for x in item.leaves)
+    }
+    name_terms = frozenset(t for name in names for t in lexicon.text_terms(name))
+    company_terms = frozenset(
+        t
+        for t in name_terms
+        if t not in lexicon.KNOWN and set(builder.postings.get(t, {})) <= naming
+    )
     docs: Sequence[list[str]] = [doc or ["_"] for doc in builder.docs] or [["_"]]
     holders: dict[str, list[Item]] = {}
     for item in builder.items:
@@ -533,6 +633,21 @@ def build_index(report: Report) -> ReportIndex:
         companies=CompanyIndex([report]),
         bm25=BM25Okapi(list(docs)),
         facts=report.facts,
+        heads=[head_of(item.keys) if item.kind == "leaf" else None for item in builder.items],
+        naming=dict.fromkeys(naming, name_terms),
+        caps=frozenset(builder.caps - builder.lower),
+        key_stems=frozenset(
+            lexicon.stem(w)
+            for item in builder.items
+            for k in item.keys
+            for w in lexicon.key_words(k)
+        )
+        | frozenset(
+            lexicon.stem(w)
+            for item in builder.items
+            for k in item.fields
+            for w in lexicon.key_words(k)
+        ),
     )
 
 

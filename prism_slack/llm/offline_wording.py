@@ -20,18 +20,22 @@ import yaml
 
 from prism_slack.claims import Claim
 from prism_slack.evidence import Leaf, Scalar
-from prism_slack.llm.lexicon import wordset
 from prism_slack.llm.offline_index import CURRENCIES, KEY_SCALES, UNIT_WORDS, Item
 from prism_slack.llm.playbook import Entry
 
 if TYPE_CHECKING:  # the facts package imports the verifier, which imports reports
     from prism_slack.facts import ReportFacts
 
-ACRONYMS = wordset(
-    """hq crm seo arr mrr nps aov gmv cac ltv api sso cdn ebitda esp cms erp pim oms b2b b2c
-    dtc ux ui sla kpi roi fy ehr tms wms csat mql sql p75 p95 p99 dso id adr oee otif revpar
-    fte pms rms pos mes plm edi nim roa roe ebit gds ota it cx"""
+ACRONYMS = frozenset(
+    line.strip()
+    for line in resources.files("prism_slack")
+    .joinpath("data", "facts", "acronyms.txt")
+    .read_text("utf-8")
+    .splitlines()
+    if line.strip() and not line.startswith("#")
 )
+"""Words a label writes in capitals (``data/facts/acronyms.txt``, shared with the typed-fact
+labels)."""
 _GENERIC_LABELS = frozenset({"id", "name", "version", "type", "period", "scope", "status", "date"})
 _VENDOR_WORDS = frozenset({"vendor", "platform", "provider", "tool", "system", "software"})
 _FRACTION_WORDS = frozenset(
@@ -141,12 +145,16 @@ def format_value(keys: tuple[str, ...], value: Scalar) -> str:
 
 
 def _words(key: str) -> list[str]:
+    return [w.lower() for w in _cased_words(key)]
+
+
+def _cased_words(key: str) -> list[str]:
     spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", key)
-    return [w.lower() for w in re.split(r"[_.\-\s]+", spaced) if w]
+    return [w for w in re.split(r"[_.\-\s]+", spaced) if w]
 
 
-def _display(word: str) -> str:
-    return word.upper() if word in ACRONYMS else word
+def _display(word: str, caps: frozenset[str] = frozenset()) -> str:
+    return word.upper() if word in ACRONYMS or word in caps else word
 
 
 @dataclass(frozen=True)
@@ -172,14 +180,22 @@ def field_label(keys: tuple[str, ...]) -> FieldLabel:
     return FieldLabel()
 
 
-def label(keys: tuple[str, ...]) -> str:
+def label(keys: tuple[str, ...], caps: frozenset[str] = frozenset()) -> str:
     """The attribute's name: from the label map, else from the field's keys
     (``financials.gross_margin`` → gross margin; unit words and ``per month`` said plainly)."""
-    return field_label(keys).label or _key_label(keys)
+    return field_label(keys).label or _key_label(keys, caps)
 
 
-def _key_label(keys: tuple[str, ...]) -> str:
-    inner = [w for k in keys[1:] for w in _words(k) if w not in UNIT_WORDS]
+def _key_label(keys: tuple[str, ...], caps: frozenset[str] = frozenset()) -> str:
+    """The label from the keys; a word is in capitals when it is an acronym (the list), the
+    key writes it so (``brokerNPS``) or the report's text does (``caps``: "CAPA backlog")."""
+    caps = caps | {w.lower() for k in keys for w in _cased_words(k) if len(w) > 1 and w.isupper()}
+    written = keys[-1].strip() if keys else ""
+    if " " in written and not set(_words(written)) <= _GENERIC_LABELS:
+        return written  # a key written as words ("Review Score (TripAdvisor avg.)") as written
+    # the field's own key and the one that places it (``by_segment.pumps.share_pct`` →
+    # "pumps share"), not every key down from the section
+    inner = [w for k in keys[1:][-2:] for w in _words(k) if w not in UNIT_WORDS]
     if not inner:
         inner = [w for k in keys for w in _words(k) if w not in UNIT_WORDS]
     elif set(inner) <= _GENERIC_LABELS:
@@ -191,7 +207,7 @@ def _key_label(keys: tuple[str, ...]) -> str:
         inner.append("vendor")
     if len(inner) > 1 and inner[-1] in _UNIT_KEYS:
         inner = inner[:-1]  # "sales cycle days" → "sales cycle" (the unit goes after the value)
-    text = " ".join(_display(w) for w in inner)
+    text = " ".join(_display(w, caps) for w in inner)
     return text.replace(" per month", " a month").replace(" per year", " a year")
 
 
@@ -265,6 +281,7 @@ def leaf_claim(
     scale: Leaf | None,
     facts: ReportFacts | None = None,
     periods: frozenset[str] = frozenset(),
+    caps: frozenset[str] = frozenset(),
 ) -> Claim:
     """``Gross margin: 41.2%.``, ``Revenue growth: down 5%.``, ``Revenue: €812.6M in FY25.``
     or, for a score with a known scale, ``Search relevance: 4/10.`` A value read with its
@@ -272,17 +289,19 @@ def leaf_claim(
     leaf = item.leaves[0]
     if facts is not None and item.path in facts.series:  # the series, not its first point
         leaf = Leaf(item.path, leaf.value)
-    name = label(item.keys)
+    name = label(item.keys, caps)
     cited = [x.path for x in item.leaves]
     value = shown(item.keys, leaf, facts, periods)
-    if scale is not None and is_number(leaf.value) and _is_score(item.keys):
+    if scale is not None and is_number(leaf.value) and (_is_score(item.keys) or "/" in value):
         if "/" not in value:
             value = f"{value}/{format_value((), scale.value)}"
         return fact(f"{name}: {value}", list(dict.fromkeys([*cited, scale.path])))
-    if is_number(leaf.value) and _is_change(item.keys) and value.startswith("-"):
+    if _is_change(item.keys) and value[:1] in ("-", "−"):
         value = f"down {value[1:]}"
-    elif is_number(leaf.value) and _is_change(item.keys) and leaf.value:
-        value = f"up {value.lstrip('+')}"
+    elif _is_change(item.keys) and (
+        value.startswith("+") or (is_number(leaf.value) and leaf.value)
+    ):
+        value = f"up {value.lstrip('+')}"  # a signed change as said: "+6.3% YoY" → up 6.3%
     typed = facts.get(leaf.path) if facts is not None else None
     period = typed.period_text if typed is not None and typed.kind.value == "quantity" else None
     if period and period.lower() not in name.lower():
@@ -298,9 +317,11 @@ def _is_score(keys: tuple[str, ...]) -> bool:
     return any("score" in k.lower() for k in keys)
 
 
-def list_claim(item: Item, facts: ReportFacts | None = None) -> Claim:
+def list_claim(
+    item: Item, facts: ReportFacts | None = None, caps: frozenset[str] = frozenset()
+) -> Claim:
     values = "; ".join(shown(item.keys, leaf, facts) for leaf in item.leaves)
-    return fact(f"{label(item.keys)}: {values}", [item.path])
+    return fact(f"{label(item.keys, caps)}: {values}", [item.path])
 
 
 def finding_claim(item: Item) -> Claim:
@@ -349,7 +370,9 @@ def notes_claim(item: Item) -> Claim | None:
 _NAME_FIELDS = ("name", "title", "area", "label")
 
 
-def record_claim(item: Item, facts: ReportFacts | None = None) -> Claim:
+def record_claim(
+    item: Item, facts: ReportFacts | None = None, caps: frozenset[str] = frozenset()
+) -> Claim:
     """A generic list record, head first, fields apart: ``Tipalti (competitor); Wins ….``
 
     Semicolons keep each field in its own clause, so a number is read with its own
@@ -362,7 +385,7 @@ def record_claim(item: Item, facts: ReportFacts | None = None) -> Claim:
         key = leaf.path.rsplit(".", 1)[-1]
         value = shown((key,), leaf, facts)
         bare = key in ("notes", "detail", "description", "summary")
-        parts.append(value if bare else f"{label(('', key))}: {value}")
+        parts.append(value if bare else f"{label(('', key), caps)}: {value}")
     kind = singular(item.section)
     lead = f"{format_value((), head.value)} ({kind})" if head is not None else kind
     evidence = ([head.path] if head is not None else []) + [leaf.path for leaf in rest]
