@@ -77,7 +77,13 @@ OTHER: dict[str, Any] = {
     "BALANCE_SHEET": {"TOTAL_ASSETS": 4182600},
     "Commercial": {"DanishContracts": "DKK 845m", "Blades": "€157m", "Vessels": "€110m"},
     "operations": {"contractLength": "5 years", "repairTime": "46 hours", "ebitda": -4200},
-    "rivals": [{"name": "Nordlys", "strengths": ["Owns 5 service operation vessels"]}],
+    "rivals": [
+        {
+            "name": "Nordlys",
+            "strengths": ["Owns 5 service operation vessels"],
+            "weaknesses": ["No in-ground probes"],
+        }
+    ],
     "infobox": {"spouse": ["Polly Samson ( m. 1994)"], "children": "3", "residence": "Sydney"},
     "customers": {"top_10_share_pct": 38},
     "rows": [
@@ -115,6 +121,8 @@ def other() -> Report:
          UNDECIDED),
         # a name of a word's typo, or of a phrase's initials, is no invented name
         ("Nordlys owns 5 SOVs.", ["rivals[0]"], UNDECIDED),
+        # a value that is itself a denial, restated
+        ("Nordlys has no in-ground probes.", ["rivals[0]"], SETTLED),
         ("He lives in Sydeny, Austrailia.", ["infobox.residence"], UNDECIDED),
         # a figure only in a key's name, with or without its word
         ("The top 10 customers have a 38% share.", ["customers.top_10_share_pct"], SETTLED),

@@ -136,6 +136,7 @@ class ClaimContext:
 
     def __init__(self, claim: Claim, report: Report, allowed: frozenset[str]) -> None:
         self.claim = claim
+        self.evidence = report.evidence
         self.index: VerifierIndex = index_for(report)
         self.found: Scan = scan(claim.text)
         if claim.kind == "coaching":  # advice names a threshold ("keep it under $50,000")
@@ -512,6 +513,8 @@ class ClaimContext:
             }
             if denial.value is not None:
                 value = stated[denial.value]
+                if any(self._negative(leaf.path) for leaf in value.sources):
+                    continue  # ``has no in-ground probes`` of ``No in-ground probes``
                 if not value.amount:
                     paths = ", ".join(leaf.path for leaf in value.sources)
                     message = f"the claim denies '{value.text}', which {paths} states"
@@ -531,6 +534,12 @@ class ClaimContext:
                     problems.append(Problem("attribute.denied_field", message))
                     break
         return problems
+
+    def _negative(self, path: str) -> bool:
+        """Does the field's own value open with a negator (``No in-ground probes``)?"""
+        leaf = self.evidence.leaf(path)
+        first = re.match(r"\W*([A-Za-z]+)", leaf.render()) if leaf is not None else None
+        return first is not None and first.group(1).lower() in lexicon.NEGATION_WORDS
 
     def affirmed_absences(self) -> list[Problem]:
         """A claim with no negator that names a cited field's whole key whose value says
