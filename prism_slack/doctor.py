@@ -318,8 +318,7 @@ def check_judge_mode(settings: Settings, *, gemini_ok: bool = True) -> Finding:
         return Finding(
             name,
             True,
-            "never: a claim the checks cannot decide is withheld, unless it only restates what it "
-            "cites (posted, marked)",
+            "never: a claim the checks cannot decide is withheld",
         )
     if not keyed:
         if mode == "always":
@@ -332,8 +331,7 @@ def check_judge_mode(settings: Settings, *, gemini_ok: bool = True) -> Finding:
         return Finding(
             name,
             True,
-            "none (no GEMINI_API_KEY): a claim the checks cannot decide is withheld, unless it "
-            "only restates what it cites (posted, marked)",
+            "none (no GEMINI_API_KEY): a claim the checks cannot decide is withheld",
         )
     what = "every fact" if mode == "always" else "only claims the checks cannot decide"
     if not gemini_ok:

@@ -87,7 +87,7 @@ def fact(text: str, *paths: str) -> Claim:
 
 
 ARR_FACT = fact("Membership ARR is $4.1M.", "financials.membership_arr_usd")
-SEARCH_FACT = fact("Their site search runs on Algolia.", "vendors.search")
+SEARCH_FACT = fact("Their search runs on Algolia.", "vendors.search")
 GOOD_ANSWER = Answer(claims=[ARR_FACT, SEARCH_FACT])
 
 

@@ -66,7 +66,7 @@ def test_a_cassette_replays_through_the_real_client_and_the_pipeline() -> None:
 
     assert result.label is Label.EVIDENCE_LINKED
     assert [p.text for p in result.posted][:2] == [
-        "Their site search runs on Algolia.",
+        "Their search runs on Algolia.",
         "Their conversion rate is 2.14%.",
     ]
     assert result.audit is not None

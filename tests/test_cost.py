@@ -32,7 +32,7 @@ WHERE = Conversation(team="T1", channel="D1")
 SEARCH = {
     "claims": [
         {
-            "text": "Their site search runs on Algolia.",
+            "text": "Their search runs on Algolia.",
             "kind": "fact",
             "evidence": ["vendors.search"],
         }

@@ -415,12 +415,10 @@ def test_slack_429_on_post_message_is_waited_out(harness: SlackHarness) -> None:
 # -- a burst of messages in one thread ---------------------------------------------------
 
 FOLLOW_UPS = {
-    "Which search vendor do they use?": fact(
-        "Their site search runs on Algolia.", "vendors.search"
-    ),
+    "Which search vendor do they use?": fact("Their search runs on Algolia.", "vendors.search"),
     "Which CRM do they use?": fact("Their CRM is HubSpot.", "vendors.crm"),
     "Who sends their email?": fact("Their email runs on Klaviyo.", "vendors.email"),
-    "Who handles their support?": fact("Their support desk runs on Zendesk.", "vendors.support"),
+    "Who handles their support?": fact("Their support runs on Zendesk.", "vendors.support"),
     "Who takes their payments?": fact("Their payments run on Adyen.", "vendors.payments"),
 }
 

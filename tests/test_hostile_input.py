@@ -140,7 +140,7 @@ PINGING_CLAIMS = [
     Claim(text="Loop in <@U0BOSS> and <!subteam^S0SALES|@sales>.", kind="coaching", evidence=[]),
     Claim(text="Post it in <#C0GEN|general>, ping @everyone, @here.", kind="coaching", evidence=[]),
     Claim(text="Send them <https://evil.example/login|the report>.", kind="coaching", evidence=[]),
-    fact("Their site search runs on Algolia <!channel>.", "vendors.search"),
+    fact("Their search runs on Algolia <!channel>.", "vendors.search"),
 ]
 
 

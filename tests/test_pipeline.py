@@ -48,7 +48,7 @@ def ask(deps: TurnDeps, question: str = "Tell me about Northwind Outfitters") ->
     return run_turn(question, WHERE, deps, report=NW)
 
 
-GOOD = fact("Their site search runs on Algolia.", "vendors.search")
+GOOD = fact("Their search runs on Algolia.", "vendors.search")
 
 # One fabricated claim per fabrication class of the core issue, on the Northwind report.
 FABRICATIONS = {
@@ -376,11 +376,9 @@ def test_judge_cannot_rescue_an_anchor_failure() -> None:
 
 
 @pytest.mark.parametrize("judge", [None, ScriptedJudge([each("supported")])])
-def test_without_a_judge_an_undecided_claim_is_withheld_and_a_restatement_posted_marked(
-    judge: ScriptedJudge | None,
-) -> None:
-    """DESIGN §7: with no judge the product fails closed. Only a claim that restates the
-    single values it cites and names (``restates``) is posted, at its rung, marked."""
+def test_without_a_judge_every_undecided_claim_is_withheld(judge: ScriptedJudge | None) -> None:
+    """DESIGN §7, issue 19: under ``never`` (or with no judge) the product fails closed: an
+    undecided claim is withheld, even one that only restates the values it cites."""
     chosen = fact("Their CRM is HubSpot, chosen years ago.", "vendors.crm")
     restated = fact("Their site search runs on Algolia.", "vendors.search")
     verdict = verify_claim(chosen, REPORTS.get(NW))
@@ -392,14 +390,27 @@ def test_without_a_judge_an_undecided_claim_is_withheld_and_a_restatement_posted
     assert judge is None or judge.requests == []
     assert [(p.text, p.rung, p.unchecked) for p in result.posted] == [
         (DECIDED.text, Rung.EVIDENCE_WARRANTED, False),
+    ]
+    assert [w.claim for w in result.withheld] == [chosen, restated, STALE]
+    assert result.audit is not None and result.audit.unchecked == 0
+    text = render_text(result)
+    assert UNCHECKED_MARK not in text
+    assert "3 statements withheld" in text
+
+
+def test_under_auto_a_restatement_alone_is_posted_marked_without_a_judge_call() -> None:
+    """``auto`` saves the call for a claim that only restates the values it cites (no
+    settle rule doubts it): posted at its rung, marked as not entailment-checked."""
+    restated = fact("Their site search runs on Algolia.", "vendors.search")
+    judge = ScriptedJudge([each("supported")])
+    result = ask(deps_with(Answer(claims=[DECIDED, restated]), judge=judge, mode="auto"))
+
+    assert judge.requests == []
+    assert [(p.text, p.rung, p.unchecked) for p in result.posted] == [
+        (DECIDED.text, Rung.EVIDENCE_WARRANTED, False),
         (restated.text, Rung.ANCHOR_WARRANTED, True),
     ]
-    assert [w.claim for w in result.withheld] == [chosen, STALE]
-    assert result.audit is not None and result.audit.unchecked == 1
-    text = render_text(result)
-    assert f"site search runs on Algolia. [1] {UNCHECKED_MARK}" in text
-    assert text.count(UNCHECKED_MARK) == 1
-    assert "2 statements withheld" in text
+    assert f"site search runs on Algolia. [1] {UNCHECKED_MARK}" in render_text(result)
 
 
 # --- model failures ---------------------------------------------------------------------

@@ -141,3 +141,16 @@ def test_reading_a_report_in_its_own_terms(
 ) -> None:
     verdict = verify_claim(Claim(text=text, kind="fact", evidence=evidence), other)
     assert verdict.status is expected, (verdict.reasons, verdict.undecided_reasons)
+
+
+def test_a_claim_over_a_series_is_no_restatement_to_post_unjudged(other: Report) -> None:
+    """``picked up every year`` of a series is its shape, more than its values: ``auto``
+    sends it to the judge rather than post it marked."""
+    data = {
+        **OTHER,
+        "ANNUAL": {"GROWTH": {"FY2022": "+3.4%", "FY2023": "+2.1%", "FY2024": "-0.4%"}},
+    }
+    report = build_report("series", data)
+    claim = Claim(text="Growth has picked up every year.", kind="fact", evidence=["ANNUAL.GROWTH"])
+    verdict = verify_claim(claim, report)
+    assert verdict.undecided and not verdict.restates

@@ -8,7 +8,7 @@ checks 5 and 6, or a positive attribute swap, check 7) is withheld and never res
   needs no judge, nor one that only restates the single values it cites and names
   (``ClaimVerdict.restates``: a number, date or short name, or a passage a figure of the
   claim is read from), which is
-  posted as ``never`` posts it unless the turn calls the judge anyway. ``always`` sends
+  posted unjudged, marked, unless the turn calls the judge anyway. ``always`` sends
   every supported fact too. Either way every claim of the turn goes in ONE request,
   each fenced with only its own cited values.
 - The judge answers one verdict per claim id. "supported" posts the claim at
@@ -17,9 +17,9 @@ checks 5 and 6, or a positive attribute swap, check 7) is withheld and never res
   Anything else withholds the claim.
 - A judge error, timeout or invalid reply (including a missing, extra or repeated id)
   withholds every claim of the request.
-- Without a judge (offline, ``never``) an undecided claim whose numbers and names are all
-  warranted is posted at its honest rung (ANCHOR-WARRANTED) and marked as not
-  entailment-checked; an undecided claim with nothing anchored is withheld.
+- Without a judge (``never``, or no judge configured) every undecided claim is withheld:
+  the product fails closed. The offline answerer's own claims restate typed facts and are
+  settled.
 """
 
 from __future__ import annotations
@@ -109,18 +109,19 @@ def judge_rewrite(
         elif i in sent:  # sent, but the judge gave no usable answer
             out.withheld.append(WithheldClaim(claim=verdict.claim, reasons=[failure]))
         elif verdict.undecided:
-            _unjudged(out, verdict)
+            _unjudged(out, verdict, judged_turn=judge is not None and mode == "auto")
         else:
             out.posted.append(verdict)
     return out
 
 
-def _unjudged(out: Judged, verdict: ClaimVerdict) -> None:
-    """An undecided claim no judge saw. One that only restates the single values it cites
-    and names (``restates``: every figure bound, one framing word unfound) is posted at its
-    rung, marked as not entailment-checked; any other is withheld: without a judge the
-    product fails closed (DESIGN §7)."""
-    if verdict.restates:
+def _unjudged(out: Judged, verdict: ClaimVerdict, *, judged_turn: bool) -> None:
+    """An undecided claim no judge saw. Under ``auto`` with a judge, one that only
+    restates the single values it cites and names (``restates``: every figure bound, no
+    settle rule in doubt, one framing word unfound) is posted at its rung, marked as not
+    entailment-checked; any other, and every one without a judge (``never``, no key), is
+    withheld: without a judge the product fails closed (DESIGN §7)."""
+    if verdict.restates and judged_turn:
         out.unchecked.add(len(out.posted))
         out.posted.append(verdict)
     else:

@@ -137,6 +137,7 @@ class ClaimContext:
     def __init__(self, claim: Claim, report: Report, allowed: frozenset[str]) -> None:
         self.claim = claim
         self.evidence = report.evidence
+        self.series = report.facts.series
         self.index: VerifierIndex = index_for(report)
         self.found: Scan = scan(claim.text)
         if claim.kind == "coaching":  # advice names a threshold ("keep it under $50,000")
@@ -535,6 +536,14 @@ class ClaimContext:
                     break
         return problems
 
+    def _cites_a_series(self) -> bool:
+        """Does the claim cite two or more points of one year-keyed series?"""
+        cited = {leaf.path for leaf in self.cited}
+        return any(
+            s.series is not None and len(cited & {p.path for p in s.series.points}) > 1
+            for s in self.series.values()
+        )
+
     def _negative(self, path: str) -> bool:
         """Does the field's own value open with a negator (``No in-ground probes``)?"""
         leaf = self.evidence.leaf(path)
@@ -747,6 +756,8 @@ class ClaimContext:
             return False  # a change said of a level is more than the level
         if self.scope_doubts:
             return False  # what a figure is of is in doubt: more than framing
+        if self._cites_a_series():
+            return False  # a claim over a series' points says its shape: more than a value
         missing = self.content_gap[1]
         if len(set(missing)) > RESTATED_GAP or set(missing) & lexicon.POLARITY:
             return False  # "all", "never", "only" unfound: a quantifier is never framing
