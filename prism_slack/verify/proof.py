@@ -148,12 +148,14 @@ def decide(
             doubts.append(Reason(check=reason.check, rule=rule.id, message=reason.message))
     if kept or not settled or doubts:
         return kept, doubts
-    said = _assertions(claim_text) - {
-        w
-        for leaf in cited
-        if (value := report.evidence.leaf(leaf.path)) is not None
-        for w in re.findall(r"[a-z]+", fold(value.render()).lower())
-    }  # the report's own words, restated, are read with the value
+    said = _assertions(claim_text)
+    if said:
+        said -= {
+            w
+            for leaf in cited
+            if (value := report.evidence.leaf(leaf.path)) is not None
+            for w in re.findall(r"[a-z]+", fold(value.render()).lower())
+        }  # the report's own words, restated, are read with the value
     if said:
         words = ", ".join(sorted(said))
         doubts.append(_doubt(SETTLE_ASSERTION, f"{SETTLE_ASSERTION.doc}: {words}"))
@@ -565,6 +567,7 @@ def _stems(text: str) -> frozenset[str]:
     return frozenset(w.rstrip("s") if len(w) > 3 else w for w in words) - _FILLERS
 
 
+@lru_cache(maxsize=65536)
 def _key_stems(path: str) -> frozenset[str]:
     """The stems of a path's last key (``rows[3].home_team`` → home, team)."""
     return _stems(re.split(r"\.(?![^\[]*\])", path)[-1])
@@ -595,11 +598,13 @@ def _other_subject(path: str, report: Report, words: frozenset[str]) -> bool:
     return False
 
 
+@lru_cache(maxsize=65536)
 def _plain_words(text: str) -> str:
     """``Fewer than 1 in 5!`` → ``fewer than 1 in 5``: folded, lower-case words and numbers."""
     return " ".join(re.findall(r"[a-z0-9]+", fold(text).lower()))
 
 
+@lru_cache(maxsize=65536)
 def _no_index(path: str) -> str:
     return re.sub(r"\[\d+\]", "", path)
 
