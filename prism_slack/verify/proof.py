@@ -432,12 +432,14 @@ def _form_of(said: str, cited: str, initials: bool) -> bool:
 def _named_elsewhere(report: Report, squashed: str, cited: frozenset[str]) -> bool:
     """Does a value outside the cited paths hold the name (one to three of its words,
     squashed)? Then the report gives it to another field."""
-    grams = report.derived(_build_squashed)
-    return any(squashed in tokens for path, tokens in grams.items() if path not in cited)
+    holders = report.derived(_build_squashed).get(squashed, ())
+    return any(path not in cited for path in holders)
 
 
-def _build_squashed(report: Report) -> dict[str, frozenset[str]]:
-    out: dict[str, frozenset[str]] = {}
+def _build_squashed(report: Report) -> dict[str, tuple[str, ...]]:
+    """Each name a text value holds (one to three of its words, squashed) → the paths of
+    the values that hold it."""
+    out: dict[str, list[str]] = {}
     for leaf in report.evidence:
         if isinstance(leaf.value, str):
             words = re.findall(r"[A-Za-z0-9][A-Za-z0-9.&'-]*", leaf.value)
@@ -446,8 +448,9 @@ def _build_squashed(report: Report) -> dict[str, frozenset[str]]:
                 for n in (1, 2, 3)
                 for i in range(len(words) - n + 1)
             }
-            out[leaf.path] = frozenset(g for g in grams if g)
-    return out
+            for gram in grams - {""}:
+                out.setdefault(gram, []).append(leaf.path)
+    return {gram: tuple(paths) for gram, paths in out.items()}
 
 
 # -- settle only on proof -----------------------------------------------------------------
