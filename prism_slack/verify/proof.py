@@ -432,14 +432,12 @@ def _form_of(said: str, cited: str, initials: bool) -> bool:
 def _named_elsewhere(report: Report, squashed: str, cited: frozenset[str]) -> bool:
     """Does a value outside the cited paths hold the name (one to three of its words,
     squashed)? Then the report gives it to another field."""
-    holders = report.derived(_build_squashed).get(squashed, ())
+    holders = report.derived(_name_holders).get(squashed, ())
     return any(path not in cited for path in holders)
 
 
-def _build_squashed(report: Report) -> dict[str, tuple[str, ...]]:
-    """Each name a text value holds (one to three of its words, squashed) → the paths of
-    the values that hold it."""
-    out: dict[str, list[str]] = {}
+def _build_squashed(report: Report) -> dict[str, frozenset[str]]:
+    out: dict[str, frozenset[str]] = {}
     for leaf in report.evidence:
         if isinstance(leaf.value, str):
             words = re.findall(r"[A-Za-z0-9][A-Za-z0-9.&'-]*", leaf.value)
@@ -448,8 +446,16 @@ def _build_squashed(report: Report) -> dict[str, tuple[str, ...]]:
                 for n in (1, 2, 3)
                 for i in range(len(words) - n + 1)
             }
-            for gram in grams - {""}:
-                out.setdefault(gram, []).append(leaf.path)
+            out[leaf.path] = frozenset(g for g in grams if g)
+    return out
+
+
+def _name_holders(report: Report) -> dict[str, tuple[str, ...]]:
+    """``_build_squashed`` inverted: each name a text value holds → the paths holding it."""
+    out: dict[str, list[str]] = {}
+    for path, grams in report.derived(_build_squashed).items():
+        for gram in grams:
+            out.setdefault(gram, []).append(path)
     return {gram: tuple(paths) for gram, paths in out.items()}
 
 
