@@ -451,9 +451,10 @@ def _build_squashed(report: Report) -> dict[str, frozenset[str]]:
 
 
 def _name_holders(report: Report) -> dict[str, tuple[str, ...]]:
-    """``_build_squashed`` inverted: each name a text value holds → the paths holding it."""
+    """``_build_squashed`` inverted: each name a text value holds → the paths holding it.
+    (Built from its own call: ``Report.derived`` holds its lock while it builds.)"""
     out: dict[str, list[str]] = {}
-    for path, grams in report.derived(_build_squashed).items():
+    for path, grams in _build_squashed(report).items():
         for gram in grams:
             out.setdefault(gram, []).append(path)
     return {gram: tuple(paths) for gram, paths in out.items()}
