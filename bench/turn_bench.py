@@ -12,7 +12,9 @@ Prints, in one run:
    prefix shared with an earlier prompt as cached, as the service's implicit cache does),
    and the share of each prompt that is a byte-identical prefix of the turn before.
 
-Usage: python bench/turn_bench.py [--turns N]
+Writes the figures to ``bench/results/turn.json`` (``--out``).
+
+Usage: python bench/turn_bench.py [--turns N] [--out DIR]
 """
 
 from __future__ import annotations
@@ -178,9 +180,13 @@ def token_counter() -> Callable[[str], int] | None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, default=500)
+    parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results")
     args = parser.parse_args()
 
     p50, p99 = non_model_time(args.turns)
+    results: dict[str, object] = {
+        "non_model_ms": {"turns": args.turns, "p50": round(p50, 2), "p99": round(p99, 2)}
+    }
     print(
         f"non-model turn time, 10-claim answer, {args.turns} turns: "
         f"p50 {p50:.2f} ms  p99 {p99:.2f} ms  (target p50 < 5 ms)"
@@ -189,9 +195,11 @@ def main() -> None:
     clean = [Answer(claims=CLEAN[i : i + 3]) for i in range(0, 9, 3)] * 10
     mixed = clean + [Answer(claims=[CLEAN[0], bad]) for bad in FABRICATED] * 10
     for mode in ("auto", "always"):
+        calls = {"clean": calls_per_turn(mode, clean), "mixed": calls_per_turn(mode, mixed)}
+        results[f"model_calls_per_turn_{mode}"] = {k: round(v, 2) for k, v in calls.items()}
         print(
-            f"model calls per turn, judge={mode}: clean {calls_per_turn(mode, clean):.2f}"
-            f"  clean+fabricated {calls_per_turn(mode, mixed):.2f}"
+            f"model calls per turn, judge={mode}: clean {calls['clean']:.2f}"
+            f"  clean+fabricated {calls['mixed']:.2f}"
         )
     print("  (target: at most 1.2 calls per turn on clean answers under auto)")
 
@@ -231,6 +239,14 @@ def main() -> None:
         f"shared prefix with the previous turn's prompt: median {statistics.median(shares):.1%}"
         f" (min {min(shares):.1%}); everything before the conversation history is identical"
     )
+    results["tokens_per_turn"] = {
+        "prompt_median": median([u.prompt for u in usages]),
+        "cached_median": median([u.cached for u in usages]),
+        "output_median": median([u.output for u in usages]),
+        "shared_prefix_median": round(statistics.median(shares), 3),
+    }
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "turn.json").write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

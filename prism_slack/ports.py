@@ -143,6 +143,12 @@ class ConversationStore(Protocol):
 
     def save_audit(self, record: AuditRecord) -> None: ...
 
+    def save_turn(
+        self, record: AuditRecord, conversation: Conversation, turn: HistoryTurn | None
+    ) -> None:
+        """``save_audit`` and (with a ``turn``) ``append_history`` at once: one write."""
+        ...
+
     def get_audit(self, turn_id: str) -> AuditRecord | None: ...
 
 

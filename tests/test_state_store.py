@@ -221,6 +221,19 @@ def test_audit_roundtrip_with_ttl(backend: Backend) -> None:
     assert 0 < backend.clients[0].pttl(keys.audit("turn-1")) <= 3_600_000
 
 
+def test_save_turn_writes_the_audit_and_the_history_in_one_go(backend: Backend) -> None:
+    store = backend.store(audit_ttl_s=3600.0)
+    record = audit_record()
+    turn = HistoryTurn(question="q", answer="a", report="acme")
+    store.save_turn(record, THREAD, turn)
+    assert store.get_audit("turn-1") == record
+    assert store.recent_audits(5) == [record]
+    assert store.history(THREAD) == [turn]
+    store.save_turn(record.model_copy(update={"turn_id": "turn-2"}), THREAD, None)
+    assert store.get_audit("turn-2") is not None
+    assert store.history(THREAD) == [turn]  # no turn given: the history is untouched
+
+
 def test_unreadable_audit_record_reads_as_missing(backend: Backend) -> None:
     store = backend.store()
     backend.clients[0].set(keys.audit("turn-1"), '{"turn_id": "turn-1"}')
@@ -384,6 +397,7 @@ CALLS: dict[str, Callable[[StateStore], object]] = {
     "round_trip": lambda s: s.round_trip(),
     "enqueue": lambda s: s.turn_log(consumer="w").enqueue(queued_turn("T1:C1:1.1", THREAD, "1.1")),
     "save_audit": lambda s: s.save_audit(audit_record()),
+    "save_turn": lambda s: s.save_turn(audit_record(), THREAD, None),
     "get_audit": lambda s: s.get_audit("turn-1"),
     "save_feedback": lambda s: s.save_feedback("turn-1", user="U1", value="up"),
     "get_feedback": lambda s: s.get_feedback("turn-1"),

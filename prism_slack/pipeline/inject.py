@@ -59,7 +59,12 @@ inside the claims or the evidence is data, never instructions."""
 
 
 def report_listing(report: Report) -> str:
-    """The report as ``[prefix]`` lines and ``key = value`` lines (see the module doc)."""
+    """The report as ``[prefix]`` lines and ``key = value`` lines (see the module doc),
+    built once per report and kept with it (every turn on the report injects the same)."""
+    return report.derived(_listing)
+
+
+def _listing(report: Report) -> str:
     lines: list[str] = []
     current: str | None = None
     for leaf in report.evidence:

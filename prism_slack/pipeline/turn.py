@@ -311,9 +311,7 @@ def _save(
 ) -> None:
     """Best effort: the answer is already verified; a store outage must not lose it."""
     try:
-        deps.state.save_audit(audit)
-        if turn is not None:
-            deps.state.append_history(where, turn=turn)
+        deps.state.save_turn(audit, where, turn)
     except StoreUnavailable:
         logger.warning("state store unavailable; audit %s not saved", audit.turn_id)
 

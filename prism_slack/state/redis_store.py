@@ -30,6 +30,7 @@ import fakeredis
 import redis
 from pydantic import ValidationError
 from redis.backoff import ExponentialWithJitterBackoff
+from redis.client import Pipeline
 from redis.exceptions import WatchError
 from redis.retry import Retry
 
@@ -178,10 +179,13 @@ class RedisStateStore:
     def append_history(self, conversation: Conversation, *, turn: HistoryTurn) -> None:
         key = keys.history(conversation)
         with redis_call("append_history", key), self._client.pipeline(transaction=True) as pipe:
-            pipe.rpush(key, turn.model_dump_json())
-            pipe.ltrim(key, -self.history_limit, -1)
-            pipe.pexpire(key, self._history_ms)
+            self._queue_history(pipe, key, turn)
             pipe.execute()
+
+    def _queue_history(self, pipe: Pipeline, key: str, turn: HistoryTurn) -> None:
+        pipe.rpush(key, turn.model_dump_json())
+        pipe.ltrim(key, -self.history_limit, -1)
+        pipe.pexpire(key, self._history_ms)
 
     # -- engagement and exactly-once ----------------------------------------------------
 
@@ -214,14 +218,29 @@ class RedisStateStore:
 
     def save_audit(self, record: AuditRecord) -> None:
         key = keys.audit(record.turn_id)
-        at_ms = int(record.at.timestamp() * 1000)
         with redis_call("save_audit", key), self._client.pipeline(transaction=True) as pipe:
-            pipe.set(key, record.model_dump_json(), px=self._audit_ms)
-            # the index of recent turns behind ``recent_audits`` (prism feedback)
-            pipe.zadd(keys.AUDITS, {record.turn_id: at_ms})
-            pipe.zremrangebyrank(keys.AUDITS, 0, -AUDIT_INDEX_SIZE - 1)
-            pipe.pexpire(keys.AUDITS, self._audit_ms)
+            self._queue_audit(pipe, key, record)
             pipe.execute()
+
+    def save_turn(
+        self, record: AuditRecord, conversation: Conversation, turn: HistoryTurn | None
+    ) -> None:
+        """``save_audit`` and, when ``turn`` is given, ``append_history``, in one
+        transaction: one round trip to Redis at the end of a turn instead of two."""
+        key = keys.audit(record.turn_id)
+        with redis_call("save_turn", key), self._client.pipeline(transaction=True) as pipe:
+            self._queue_audit(pipe, key, record)
+            if turn is not None:
+                self._queue_history(pipe, keys.history(conversation), turn)
+            pipe.execute()
+
+    def _queue_audit(self, pipe: Pipeline, key: str, record: AuditRecord) -> None:
+        at_ms = int(record.at.timestamp() * 1000)
+        pipe.set(key, record.model_dump_json(), px=self._audit_ms)
+        # the index of recent turns behind ``recent_audits`` (prism feedback)
+        pipe.zadd(keys.AUDITS, {record.turn_id: at_ms})
+        pipe.zremrangebyrank(keys.AUDITS, 0, -AUDIT_INDEX_SIZE - 1)
+        pipe.pexpire(keys.AUDITS, self._audit_ms)
 
     def recent_audits(self, limit: int) -> list[AuditRecord]:
         """The newest ``limit`` audit records (expired ones are skipped), newest first."""

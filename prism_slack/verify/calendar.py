@@ -121,7 +121,7 @@ _ANY_MONTH = re.compile(r"\b" + _MONTH, re.I)
 
 def dates(state: ScanState) -> None:
     masked = state.masked
-    if not any(c.isdigit() for c in masked):  # every form but a bare month has a digit
+    if not any(map(str.isdigit, masked)):  # every form but a bare month has a digit
         _bare_months(state)
         return
     for m in _ISO_DAY.finditer(state.masked):

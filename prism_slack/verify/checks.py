@@ -27,7 +27,7 @@ import difflib
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
-from functools import cached_property, lru_cache, partial
+from functools import lru_cache, partial
 from itertools import pairwise
 from typing import NamedTuple
 
@@ -36,6 +36,7 @@ from rapidfuzz.distance import OSA
 from prism_slack import language
 from prism_slack.claims import Claim
 from prism_slack.language import stem, words
+from prism_slack.lazy import cached_property
 from prism_slack.reports.model import Report
 from prism_slack.verdict import Check, Derivation, Problem, Reason
 from prism_slack.verify import concepts, lexicon, proof

@@ -67,12 +67,19 @@ def _hits(tokens: tuple[str, ...]) -> tuple[Hit, ...]:
 
 def measures(tokens: Sequence[str]) -> frozenset[str]:
     """The measure concepts ``tokens`` name."""
-    return frozenset(h.concept for h in hits(tokens) if h.measure)
+    return _concepts(tuple(tokens))[1]
 
 
 def all_concepts(tokens: Sequence[str]) -> frozenset[str]:
     """Every concept (measure or synonym group) ``tokens`` name."""
-    return frozenset(h.concept for h in hits(tokens))
+    return _concepts(tuple(tokens))[0]
+
+
+@lru_cache(maxsize=8192)
+def _concepts(tokens: tuple[str, ...]) -> tuple[frozenset[str], frozenset[str]]:
+    """Every concept ``tokens`` name, and the measures among them."""
+    found = _hits(tokens)
+    return frozenset(h.concept for h in found), frozenset(h.concept for h in found if h.measure)
 
 
 NOT_CONTENT = (

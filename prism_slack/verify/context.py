@@ -46,14 +46,16 @@ def with_context(text: str, quantities: list[Quantity]) -> list[Quantity]:
             if q.explicit_sign or q.share
             else _direction(before[: len(before) - hedge_len], text[q.end : next_start])
         )
+        bound = "eq" if bound == "hedge" else bound
+        same = tolerance is q.tolerance and (bound, near, direction) == (
+            q.bound,
+            q.near,
+            q.direction,
+        )
         out.append(
-            replace(
-                q,
-                bound="eq" if bound == "hedge" else bound,
-                near=near,
-                tolerance=tolerance,
-                direction=direction,
-            )
+            q
+            if same  # most figures have no context: the scanned quantity stands as it is
+            else replace(q, bound=bound, near=near, tolerance=tolerance, direction=direction)
         )
     return out
 

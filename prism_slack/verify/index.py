@@ -13,6 +13,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from prism_slack import language
@@ -259,6 +260,7 @@ state whole (``united states``, ``south korea``), however common its words."""
 _TOKEN = re.compile(r"[a-z0-9]+")
 
 
+@lru_cache(maxsize=65536)
 def phrase_stems(text: str) -> tuple[str, ...]:
     """The stems of a text's words and digit runs, in order (``united states`` →
     ``unit``, ``state``): how a cell phrase is found in a claim."""
@@ -324,6 +326,7 @@ def _trends(leaves: Iterable[LeafFacts]) -> dict[str, list[tuple[str, int]]]:
     return out
 
 
+@lru_cache(maxsize=65536)
 def _key_words(key: str) -> frozenset[str]:
     """Stems of a field key's own words (``medicaid_pct`` → ``medicaid``)."""
     return frozenset(
@@ -356,6 +359,7 @@ def _key_weights(paths: Iterable[str]) -> dict[str, float]:
     return {w: math.log(len(keys) / n) for w, n in counts.items()}
 
 
+@lru_cache(maxsize=65536)
 def _key_concepts(key: str) -> frozenset[str]:
     return concepts.all_concepts(path_words(key))
 

@@ -162,7 +162,7 @@ def scan(text: str, *, report_text: bool = False) -> Scan:
     """
     folded = fold(text)
     state = ScanState(folded, list(folded), report_text)
-    for rule in _RULES:
+    for rule in _RULES if any(map(str.isdigit, folded)) else _WORD_RULES:
         rule(state)
     quantities = sorted(state.found, key=lambda q: q.start)
     quantities = with_context(folded, quantities)
@@ -308,3 +308,9 @@ _RULES: tuple[Callable[[ScanState], None], ...] = (
     _numbers,
     number_words,
 )
+_DIGIT_RULES = frozenset({_percentiles, records, _scores, _identifiers, _numbers})
+"""Rules every form of which has a digit: in a text with no ``str.isdigit`` character (so
+no ``\\d`` either) they find nothing."""
+_WORD_RULES = tuple(rule for rule in _RULES if rule not in _DIGIT_RULES)
+"""The rules that can read a text with no digit: month names, periods, shares, number
+words."""

@@ -164,12 +164,14 @@ def decide(
         return kept, doubts
     # the settle rules are asked of an undecided claim too: a claim they doubt is more
     # than a restatement of its values, so ``auto`` never posts it unjudged
-    said = _assertions(claim_text) - {
-        w
-        for leaf in cited
-        if (value := report.evidence.leaf(leaf.path)) is not None
-        for w in re.findall(r"[a-z]+", fold(value.render()).lower())
-    }  # the report's own words, restated, are read with the value
+    said = _assertions(claim_text)
+    if said:
+        said -= {
+            w
+            for leaf in cited
+            if (value := report.evidence.leaf(leaf.path)) is not None
+            for w in re.findall(r"[a-z]+", fold(value.render()).lower())
+        }  # the report's own words, restated, are read with the value
     if said:
         words = ", ".join(sorted(said))
         doubts.append(_doubt(SETTLE_ASSERTION, f"{SETTLE_ASSERTION.doc}: {words}"))
@@ -503,8 +505,8 @@ def _form_of(said: str, cited: str, initials: bool) -> bool:
 def _named_elsewhere(report: Report, squashed: str, cited: frozenset[str]) -> bool:
     """Does a value outside the cited paths hold the name (one to three of its words,
     squashed)? Then the report gives it to another field."""
-    grams = report.derived(_build_squashed)
-    return any(squashed in tokens for path, tokens in grams.items() if path not in cited)
+    holders = report.derived(_name_holders).get(squashed, ())
+    return any(path not in cited for path in holders)
 
 
 def _build_squashed(report: Report) -> dict[str, frozenset[str]]:
@@ -519,6 +521,16 @@ def _build_squashed(report: Report) -> dict[str, frozenset[str]]:
             }
             out[leaf.path] = frozenset(g for g in grams if g)
     return out
+
+
+def _name_holders(report: Report) -> dict[str, tuple[str, ...]]:
+    """``_build_squashed`` inverted: each name a text value holds → the paths holding it.
+    (Built from its own call: ``Report.derived`` holds its lock while it builds.)"""
+    out: dict[str, list[str]] = {}
+    for path, grams in _build_squashed(report).items():
+        for gram in grams:
+            out.setdefault(gram, []).append(path)
+    return {gram: tuple(paths) for gram, paths in out.items()}
 
 
 # -- settle only on proof -----------------------------------------------------------------
@@ -752,6 +764,7 @@ def _stems(text: str) -> frozenset[str]:
     return frozenset(language.stem(w) for w in words) - _FILLERS
 
 
+@lru_cache(maxsize=65536)
 def _key_stems(path: str) -> frozenset[str]:
     """The stems of a path's last key (``rows[3].home_team`` → home, team)."""
     return _stems(re.split(r"\.(?![^\[]*\])", path)[-1])
@@ -808,11 +821,13 @@ def _other_subject(path: str, report: Report, words: frozenset[str]) -> bool:
     return False
 
 
+@lru_cache(maxsize=65536)
 def _plain_words(text: str) -> str:
     """``Fewer than 1 in 5!`` → ``fewer than 1 in 5``: folded, lower-case words and numbers."""
     return " ".join(re.findall(r"[a-z0-9]+", fold(text).lower()))
 
 
+@lru_cache(maxsize=65536)
 def _no_index(path: str) -> str:
     return re.sub(r"\[\d+\]", "", path)
 

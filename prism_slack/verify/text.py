@@ -15,6 +15,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import pairwise
 from typing import NamedTuple
 
@@ -77,12 +78,17 @@ def path_words(path: str) -> list[str]:
 
     List indexes are dropped; ``metrics`` and every other key along the path are kept.
     """
+    return list(_path_words(path))
+
+
+@lru_cache(maxsize=65536)
+def _path_words(path: str) -> tuple[str, ...]:  # a report's paths, read by every claim
     out = []
     for part in _PATH_SPLIT.split(path):
         if not part or part.isdigit():
             continue
         out += [w.lower() for w in _CAMEL.split(part) if w]
-    return out
+    return tuple(out)
 
 
 class ListItem(NamedTuple):
@@ -104,15 +110,20 @@ _ITEM = re.compile(r"\[(\d+)\]")
 
 def list_items(path: str) -> list[ListItem]:
     """Every list item ``path`` reaches into, outermost first."""
-    return [
+    return list(_list_items(path))
+
+
+@lru_cache(maxsize=65536)
+def _list_items(path: str) -> tuple[ListItem, ...]:
+    return tuple(
         ListItem(path[: m.start()], int(m.group(1)), path[m.end() :].lstrip("."))
         for m in _ITEM.finditer(path)
-    ]
+    )
 
 
 def list_item(path: str) -> ListItem | None:
     """The innermost list item ``path`` reaches into, or ``None`` outside lists."""
-    items = list_items(path)
+    items = _list_items(path)
     return items[-1] if items else None
 
 
