@@ -170,6 +170,12 @@ def report_styles(corpora: Path) -> Corpus:
     return _claims("report-styles", reports, cases, "ok", "class", ids=True)
 
 
+def house_styles(corpora: Path) -> Corpus:
+    """Three more house styles, written blind in session 8 (``bench/corpora/house-styles``)."""
+    base = ROOT / "bench" / "corpora" / "house-styles"
+    return _claims("house-styles", base / "reports", base / "claims.jsonl", "ok", "class", ids=True)
+
+
 def infotabs(corpora: Path) -> Corpus:
     """INFOTABS dev: E statements are true; N (unsupported) and C (contradicted) are not."""
     base = corpora / "infotabs-dev"
@@ -236,6 +242,7 @@ def markdown(corpora: list[Corpus]) -> str:
 CORPORA = {
     "natural-claims": natural_claims,
     "report-styles": report_styles,
+    "house-styles": house_styles,
     "infotabs-dev": infotabs,
     "tabfact-dev": tabfact,
 }

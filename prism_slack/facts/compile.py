@@ -9,7 +9,9 @@ Meaning is taken from wherever the report states it, nearest first:
 4. the key, in any case style (``revenue_usd``, ``grossWrittenPremium``,
    ``"Tech Budget (FY26)"``): units, scales, currency, rate words, a period;
 5. the parent's key (``conversion.mobile = 0.013`` is a conversion rate), and a currency
-   the report states once for a subtree above it.
+   the report states once for a subtree above it;
+6. the report's declared money unit (``AMOUNTS_IN: "CAD thousands"``, ``units:
+   {amounts-in: millions}``), or the one currency it uses throughout.
 
 A rate stored as a number is a fraction when it is at most 1; above 1 it is a multiple
 (``solvencyCoverageRatio = 1.68`` is 168%) where the key says so, or where the report

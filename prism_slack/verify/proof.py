@@ -652,12 +652,15 @@ def _data(name: str) -> frozenset[str]:
 
 def _assertions(text: str) -> set[str]:
     """The order, comparison and quantity words a claim says, but for a bound before a
-    figure (``more than one query in ten``), which the number grammar reads."""
-    unbound = _BOUND_PHRASE.sub(" ", text.lower())
+    figure (``more than one query in ten``), which the number grammar reads, and ``most
+    recent``, which says ``latest``."""
+    unbound = _READ_ELSEWHERE.sub(" ", text.lower())
     return set(re.findall(r"[a-z]+", unbound)) & _data("assertion_words")
 
 
-_BOUND_PHRASE = re.compile(r"\b(?:more|less|fewer|longer|shorter|higher|lower)\s+than\b")
+_READ_ELSEWHERE = re.compile(
+    r"\b(?:more|less|fewer|longer|shorter|higher|lower)\s+than\b|\bmost\s+recent(?:ly)?\b"
+)  # ``most recent`` is ``latest``, no order over the values
 
 
 def _other_field_named(
