@@ -80,6 +80,7 @@ OTHER: dict[str, Any] = {
     "rivals": [
         {
             "name": "Nordlys",
+            "based": "fresno california",
             "strengths": ["Owns 5 service operation vessels"],
             "weaknesses": ["No in-ground probes"],
         }
@@ -121,6 +122,9 @@ def other() -> Report:
          UNDECIDED),
         # a name of a word's typo, or of a phrase's initials, is no invented name
         ("Nordlys owns 5 SOVs.", ["rivals[0]"], UNDECIDED),
+        # a cell's words read within one clause, never across a comma
+        ("Nordlys, out of fresno, competes with 5 service operation vessels.", ["rivals[0]"],
+         UNDECIDED),
         # a value that is itself a denial, restated
         ("Nordlys has no in-ground probes.", ["rivals[0]"], SETTLED),
         ("He lives in Sydeny, Austrailia.", ["infobox.residence"], UNDECIDED),

@@ -847,7 +847,8 @@ def substituted_cells(
     reads names), a common English word (``language.common``), an inflection or typo of
     the replaced word, or a replaced word the claim writes elsewhere, is no substitution."""
     tokens = phrase_stems(text)
-    raw = re.findall(r"[A-Za-z0-9]+", text)  # what phrase_stems stems, as written
+    found = list(re.finditer(r"[A-Za-z0-9]+", text))  # what phrase_stems stems, as written
+    raw = [m.group() for m in found]
     row_values = [phrase_stems(values[leaf.path]) for leaf in cited if leaf.path in values]
     held = {t for cell in row_values for t in cell}
     for cell in row_values:
@@ -858,6 +859,8 @@ def substituted_cells(
             diff = [j for j, (a, b) in enumerate(zip(window, cell, strict=True)) if a != b]
             if len(diff) != 1:
                 continue
+            if re.search(r"[,;:.()]", text[found[i].end() : found[i + len(cell) - 1].start()]):
+                continue  # ``out of Fresno, competes``: two clauses, no one cell
             said, meant = window[diff[0]], cell[diff[0]]
             if not said.isalpha() or not meant.isalpha() or min(len(said), len(meant)) < 3:
                 continue
