@@ -361,12 +361,10 @@ def _beyond(  # noqa: PLR0917
     return relation is not None and (shares or relation.group(1).lower() == "times")
 
 
-_SECONDS = {
-    "milliseconds": 0.001, "seconds": 1, "minutes": 60, "hours": 3600, "days": 86400,
-    "weeks": 604800, "months": 2629800, "years": 31557600,
-}  # fmt: skip
 CONVERTED = 0.1
 """A figure in another unit that comes within this share of a cited duration."""
+MONTH_SECONDS = 2_629_800
+"""A mean month (365.25 / 12 days), to set calendar units against clock ones."""
 
 
 def _dimension_of(unit: str | None) -> str | None:
@@ -375,12 +373,21 @@ def _dimension_of(unit: str | None) -> str | None:
     return UNITS[unit][0] if unit in UNITS else None
 
 
+def _seconds(unit: str | None) -> float | None:
+    """A unit's length in seconds, a month taken at its mean."""
+    if unit not in UNITS:
+        return None
+    dimension, factor = UNITS[unit]
+    scale = {"time": 1, "month": MONTH_SECONDS}.get(dimension)
+    return float(factor) * scale if scale is not None else None
+
+
 def _converts(value: Decimal, unit: str, cited: FactQuantity) -> bool:
     """Does ``value`` ``unit`` come near the cited duration in the cited unit?"""
-    if cited.measure not in _SECONDS or unit not in _SECONDS or not cited.value:
+    said, theirs = _seconds(unit), _seconds(cited.measure)
+    if said is None or theirs is None or not cited.value:
         return False
-    converted = float(value) * _SECONDS[unit] / _SECONDS[cited.measure]
-    return abs(converted - cited.value) <= CONVERTED * abs(cited.value)
+    return abs(float(value) * said / theirs - cited.value) <= CONVERTED * abs(cited.value)
 
 
 def _dimension(q: Quantity) -> str:
