@@ -87,6 +87,12 @@ OTHER: dict[str, Any] = {
     ],
     "infobox": {"spouse": ["Polly Samson ( m. 1994)"], "children": "3", "residence": "Sydney"},
     "customers": {"top_10_share_pct": 38},
+    "findings": [
+        {
+            "narrative": "Availability fell from 96.2% in 2022 to 94.8% in 2025. Contracts "
+            "guarantee 95%, so 2025 triggered liquidated damages."
+        }
+    ],
     "rows": [
         {"col_2": "7", "title": "the episode of the stone", "villains": "septimus"},
         {"tournament": "grand slam", "1998": "0 - 1", "2012": "1 - 4"},
@@ -125,6 +131,9 @@ def other() -> Report:
         # a cell's words read within one clause, never across a comma
         ("Nordlys, out of fresno, competes with 5 service operation vessels.", ["rivals[0]"],
          UNDECIDED),
+        # ``fell below`` a figure says a level, not a change of it
+        ("Availability fell below the 95% guarantee in 2025.", ["findings[0].narrative"],
+         SETTLED),
         # a value that is itself a denial, restated
         ("Nordlys has no in-ground probes.", ["rivals[0]"], SETTLED),
         ("He lives in Sydeny, Austrailia.", ["infobox.residence"], UNDECIDED),

@@ -122,8 +122,9 @@ def _direction(before: str, after: str) -> Direction | None:
     back = _clause_words(before, backward=True, limit=_CLAUSE_LIMIT)
     if any(w in lexicon.NEGATORS for w in back):
         return "down"
-    if back and back[0] in lexicon.LEVEL_MARKERS:
-        return None
+    nearest = next((w for w in back if w not in lexicon.DETERMINERS), None)
+    if nearest in lexicon.LEVEL_MARKERS:
+        return None  # ``fell to 4%``, ``fell below the 95% guarantee``: a level, no change
     for i, word in enumerate(back):
         if i + 1 < len(back) and back[i + 1] in lexicon.PHRASAL_HEADS:
             continue  # "turn down", "shut down": a verb, not a direction
