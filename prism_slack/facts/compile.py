@@ -776,9 +776,12 @@ def _key_duration(words: Sequence[str]) -> str | None:
 
 def _counts_other(words: Sequence[str]) -> bool:
     """A money word in the key qualifies what the key counts (``field_sales_reps``,
-    ``budget_holders``): the key's last word before any ``per`` and units is another noun,
-    plural, and no money word."""
+    ``budget_holders``): the key's last word before any ``per``, ``of`` or ``for`` and
+    units is another noun, plural, and no money word."""
     head = list(words[: words.index("per")] if "per" in words else words)
+    for link in ("of", "for"):  # ``provision_for_credit_losses``: X for Y is an X
+        if link in head[1:]:
+            head = head[: head.index(link, 1)]
     while head and (head[-1] in _LABEL_DROP or scale_factor(head[-1]) is not None):
         head.pop()
     if not head or head[-1] in word_set("money_words") or head[-1] in _GENERIC:
