@@ -435,6 +435,9 @@ class _Strengths:
             else:
                 strength = MIDDLE_KEY
             self.put(lexicon.key_words(key), strength, key=True)
+            if i and i == len(keys) - 2:  # an object's own name: ServiceOperationVessels.Owned
+                for acronym in _acronyms(key):
+                    self._one(acronym, strength, REPEAT[strength])
         for acronym in _acronyms(keys[-1]):
             self._one(acronym, LAST_KEY, REPEAT[LAST_KEY])
         whole = keys[-1].lower()

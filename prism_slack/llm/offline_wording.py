@@ -20,6 +20,7 @@ import yaml
 
 from prism_slack.claims import Claim
 from prism_slack.evidence import Leaf, Scalar
+from prism_slack.llm import lexicon
 from prism_slack.llm.offline_index import CURRENCIES, KEY_SCALES, UNIT_WORDS, Item
 from prism_slack.llm.playbook import Entry
 
@@ -189,7 +190,14 @@ def label(keys: tuple[str, ...], caps: frozenset[str] = frozenset()) -> str:
 def _key_label(keys: tuple[str, ...], caps: frozenset[str] = frozenset()) -> str:
     """The label from the keys; a word is in capitals when it is an acronym (the list), the
     key writes it so (``brokerNPS``) or the report's text does (``caps``: "CAPA backlog")."""
-    caps = caps | {w.lower() for k in keys for w in _cased_words(k) if len(w) > 1 and w.isupper()}
+    caps = caps | {  # a capitals word in a key that has small letters too (an all-capitals
+        # key, TOTAL_ASSETS, says nothing of which of its words are acronyms)
+        w.lower()
+        for k in keys
+        if not k.isupper()
+        for w in _cased_words(k)
+        if len(w) > 1 and w.isupper()
+    }
     written = keys[-1].strip() if keys else ""
     if " " in written and not set(_words(written)) <= _GENERIC_LABELS:
         return written  # a key written as words ("Review Score (TripAdvisor avg.)") as written
@@ -207,7 +215,7 @@ def _key_label(keys: tuple[str, ...], caps: frozenset[str] = frozenset()) -> str
         inner.append("vendor")
     if len(inner) > 1 and inner[-1] in _UNIT_KEYS:
         inner = inner[:-1]  # "sales cycle days" → "sales cycle" (the unit goes after the value)
-    text = " ".join(_display(w, caps) for w in inner)
+    text = " ".join(_display(w, caps) for w in inner if w)
     return text.replace(" per month", " a month").replace(" per year", " a year")
 
 
@@ -260,7 +268,12 @@ def shown(
     if typed.quantity is not None:
         written = format_value(keys, leaf.value)
         unit = typed.quantity.unit.value
-        own_currency = is_number(leaf.value) and written[:1] == typed.display[:1]
+        symbol = written.lstrip("-")[:1]  # the key's own currency: revenue_usd → "$4.1M"
+        own_currency = (
+            is_number(leaf.value)
+            and symbol in set(CURRENCIES.values())
+            and typed.display.lstrip("-").startswith(symbol)
+        )
         if unit in _PLAIN_UNITS or (unit == "currency" and own_currency):
             return written  # a count as written or with its key's unit; the key's currency
     return typed.display
@@ -378,15 +391,16 @@ def record_claim(
     Semicolons keep each field in its own clause, so a number is read with its own
     field's words only.
     """
-    head = next((item.fields[k] for k in _NAME_FIELDS if k in item.fields), None)
+    named = {"_".join(lexicon.key_words(k)): leaf for k, leaf in item.fields.items()}
+    head = next((named[k] for k in _NAME_FIELDS if k in named), None)  # name, Name, NAME
     rest = [leaf for leaf in item.fields.values() if leaf is not head][:4]
     parts = []
     for leaf in rest:
         key = leaf.path.rsplit(".", 1)[-1]
         value = shown((key,), leaf, facts)
-        bare = key in ("notes", "detail", "description", "summary")
+        bare = "_".join(lexicon.key_words(key)) in ("notes", "detail", "description", "summary")
         parts.append(value if bare else f"{label(('', key), caps)}: {value}")
-    kind = singular(item.section)
+    kind = singular(" ".join(lexicon.key_words(item.section)))  # COMPETITORS → competitor
     lead = f"{format_value((), head.value)} ({kind})" if head is not None else kind
     evidence = ([head.path] if head is not None else []) + [leaf.path for leaf in rest]
     return fact("; ".join([lead, *parts]), evidence)

@@ -1,0 +1,128 @@
+"""General reading of reports in further house styles (report-level amount scales,
+SCREAMING_SNAKE and PascalCase keys, `{metric, value, unit, period}` rows) and of reps'
+everyday phrasings. Each behaviour is tried on a small report of its own, with words the
+sample reports and the dev corpora do not use; every answer goes through the whole turn,
+verifier included."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from prism_slack.llm.offline import OfflineAnswerer
+from prism_slack.llm.playbook import load_playbook
+from prism_slack.pipeline.result import TurnResult
+from prism_slack.pipeline.turn import TurnDeps, run_turn
+from prism_slack.ports import Conversation
+from prism_slack.reports.store import FileReportStore
+from prism_slack.state.redis_store import memory_store
+
+
+def _envelope(name: str, **data: Any) -> dict[str, Any]:
+    return {
+        "company": {"name": name, "aliases": []},
+        "report": {"id": f"R-{name[:3].upper()}", "generated_at": "2026-05-01"},
+        **data,
+    }
+
+
+# SCREAMING_SNAKE keys, amounts in a report-level scale
+OTTER: dict[str, Any] = _envelope(
+    "Otter Mutual",
+    AMOUNTS_IN="GBP thousands",
+    BALANCE={"TOTAL_ASSETS": 2750400, "CUSTOMER_DEPOSITS": 2101300},
+    RIVALS=[
+        {"NAME": "Heronsgate Building Society", "TYPE": "mutual", "EDGE": "Faster remortgages"},
+        {"NAME": "Pipit Money", "TYPE": "app bank", "EDGE": "No-fee current account"},
+    ],
+    SERVICE={"AVERAGE_HOLD_TIME": "6.5 minutes", "CALLS_PER_DAY": 3100},
+)
+
+# kebab-case keys, a units map, PascalCase nesting
+QUILL: dict[str, Any] = _envelope(
+    "Quill Ferries",
+    units={"currency": "NZD", "amounts-in": "millions"},
+    money={"revenue": 61.2, "ticket-revenue": 40.5, "cash-on-hand": 9.8, "runway": "14 months"},
+    Operations={
+        "Fleet": {
+            "PassengerFerries": 6,
+            "CrewChangeVessels": {"Owned": 2, "Leased": 1},
+        },
+        "Reliability": {"SailingsCompletedShare": 0.93, "Uptime": 0.97},
+    },
+    clinic={"MissedAppointmentRate": 0.061, "TimeToFirstValue": "12 days"},
+)
+
+
+@pytest.fixture(scope="module")
+def deps(tmp_path_factory: pytest.TempPathFactory) -> TurnDeps:
+    root = tmp_path_factory.mktemp("reports")
+    for slug, data in (("otter", OTTER), ("quill", QUILL)):
+        (root / slug).mkdir()
+        (root / slug / "audit-data.json").write_text(json.dumps(data))
+    playbook = load_playbook()
+    return TurnDeps(
+        reports=FileReportStore(Path(root)),
+        state=memory_store(),
+        model=OfflineAnswerer(),
+        playbook_text=playbook.render(),
+        vocabulary=playbook.vocabulary(),
+        enforce_access=False,
+    )
+
+
+def _ask(deps: TurnDeps, slug: str, *questions: str) -> TurnResult:
+    where = Conversation(team="T", channel="C", thread="-".join(questions))
+    result = None
+    for q in questions:
+        result = run_turn(q, where, deps, report=slug)
+    assert result is not None
+    assert not result.withheld, result.withheld  # the answerer's own claims are all posted
+    return result
+
+
+def _texts(result: TurnResult) -> list[str]:
+    return [p.text for p in result.posted]
+
+
+def _cited(result: TurnResult) -> list[str]:
+    return [f.path for f in result.footnotes]
+
+
+def test_an_amount_in_a_report_level_scale_is_said_in_it(deps: TurnDeps) -> None:
+    assets = _ask(deps, "otter", "total assets?")
+    assert _texts(assets)[0] == "Total assets: £2.75B."  # not "2.75M": thousands of pounds
+    ticket = _ask(deps, "quill", "ticket revenue?")
+    assert _texts(ticket)[0] == "Ticket revenue: 40.5M NZD."  # not a bare "40.5"
+
+
+def test_a_screaming_record_is_named_by_its_name_field(deps: TurnDeps) -> None:
+    rivals = _ask(deps, "otter", "who are their rivals")
+    assert _texts(rivals)[0].startswith("Heronsgate Building Society (rival); type: mutual")
+    assert all(p.kind == "fact" for p in rivals.posted)
+
+
+def test_initials_of_an_object_key_name_its_fields(deps: TurnDeps) -> None:
+    ccvs = _ask(deps, "quill", "how many CCVs")
+    assert any(p.startswith("Operations.Fleet.CrewChangeVessels") for p in _cited(ccvs))
+    assert not any(p.kind == "absent" for p in ccvs.posted)
+
+
+def test_reps_everyday_phrasings_of_measures(deps: TurnDeps) -> None:
+    against = _ask(deps, "otter", "who are they up against")
+    assert _cited(against)[0].startswith("RIVALS[")
+    losing = _ask(deps, "otter", "who are they losing customers to")
+    assert _cited(losing)[0].startswith("RIVALS[")
+    hold = _ask(deps, "otter", "how long are people left on hold")
+    assert _cited(hold) == ["SERVICE.AVERAGE_HOLD_TIME"]
+    runway = _ask(deps, "quill", "how long until they run out of cash")
+    assert _cited(runway) == ["money.runway"]
+    up = _ask(deps, "quill", "are the boats staying up")
+    assert "Operations.Reliability.Uptime" in _cited(up)
+    skip = _ask(deps, "quill", "how often do people skip appointments")
+    assert _cited(skip)[0] == "clinic.MissedAppointmentRate"
+    value = _ask(deps, "quill", "how long before they see value")
+    assert _cited(value)[0] == "clinic.TimeToFirstValue"
