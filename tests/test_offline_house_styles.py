@@ -39,6 +39,8 @@ OTTER: dict[str, Any] = _envelope(
         {"NAME": "Pipit Money", "TYPE": "app bank", "EDGE": "No-fee current account"},
     ],
     SERVICE={"AVERAGE_HOLD_TIME": "6.5 minutes", "CALLS_PER_DAY": 3100},
+    PROFILE={"HEAD_OFFICE": "Truro, Cornwall", "FOUNDED": 1911, "TURNOVER": 84100},
+    PAYMENTS={"CHEQUES_PROCESSED_PER_WEEK": 12800},
 )
 
 # kebab-case keys, a units map, PascalCase nesting
@@ -126,3 +128,18 @@ def test_reps_everyday_phrasings_of_measures(deps: TurnDeps) -> None:
     assert _cited(skip)[0] == "clinic.MissedAppointmentRate"
     value = _ask(deps, "quill", "how long before they see value")
     assert _cited(value)[0] == "clinic.TimeToFirstValue"
+
+
+def test_a_dropped_letter_is_the_typo_read_first(deps: TurnDeps) -> None:
+    based = _ask(deps, "otter", "whre are they basd")  # where/based, not were/bad
+    assert _cited(based) == ["PROFILE.HEAD_OFFICE"]
+    assert not any(p.kind == "absent" for p in based.posted)
+
+
+def test_reps_words_for_a_place_a_workforce_and_a_volume(deps: TurnDeps) -> None:
+    assert _cited(_ask(deps, "otter", "where's HQ"))[0] == "PROFILE.HEAD_OFFICE"
+    staff = _ask(deps, "otter", "what's their staff turnover")  # not the sales turnover
+    assert staff.posted[0].kind == "absent"
+    assert "PROFILE.TURNOVER" not in _cited(staff)[:1]
+    cheques = _ask(deps, "otter", "how many cheques go through each week")
+    assert _cited(cheques)[0] == "PAYMENTS.CHEQUES_PROCESSED_PER_WEEK"

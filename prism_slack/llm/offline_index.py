@@ -242,17 +242,21 @@ class ReportIndex:
         ):
             return word
         limit = 1 if len(word) <= 8 else 2
-        best = None
-        for choices in (self.words, _LEXICON_WORDS):
-            found = process.extractOne(
-                word, choices, scorer=OSA.distance, score_cutoff=limit, processor=None
+        best: tuple[tuple[float, bool, int], str] | None = None
+        for source, choices in enumerate((self.words, _LEXICON_WORDS)):
+            found = process.extract(
+                word, choices, scorer=OSA.distance, score_cutoff=limit, processor=None, limit=8
             )
-            if found is None or found[0][:1] != word[:1]:
-                continue
-            if best is None or found[1] < best[1]:
-                best = found
+            for choice, distance, _ in found:
+                if choice[:1] != word[:1]:
+                    continue
+                # at one distance, a word the typo drops letters of ("basd" → based, not
+                # bad; "whre" → where, not were): a dropped key is the commonest slip
+                rank = (distance, not _subsequence(word, choice), source)
+                if best is None or rank < best[0]:
+                    best = (rank, choice)
         if best is not None:
-            return str(best[0])
+            return str(best[1])
         longer = sorted(w for w in self.words if w.startswith(word) and len(w) >= len(word) + 2)
         return longer[0] if len(longer) == 1 else word
 
@@ -460,6 +464,12 @@ _PROPER = re.compile(r"(?<=[\w,;:)] )[A-Z][a-z]+\b")
 _COMMON = re.compile(r"\b[a-z]+\b")
 _CAPS = re.compile(r"\b[A-Z]{2,6}(?=s?\b)")
 """A word written in capitals ("CAPA", "CAPAs")."""
+
+
+def _subsequence(short: str, long: str) -> bool:
+    """``short`` is ``long`` with letters left out."""
+    rest = iter(long)
+    return all(ch in rest for ch in short)
 
 
 def _acronyms(key: str) -> set[str]:
