@@ -12,11 +12,13 @@ from typing import Any
 
 import pytest
 
-from prism_slack.llm.offline import OfflineAnswerer
+from prism_slack.llm.offline import Composer, OfflineAnswerer
+from prism_slack.llm.offline_index import index_for
 from prism_slack.llm.playbook import load_playbook
 from prism_slack.pipeline.result import TurnResult
 from prism_slack.pipeline.turn import TurnDeps, run_turn
 from prism_slack.ports import Conversation
+from prism_slack.reports.model import build_report
 from prism_slack.reports.store import FileReportStore
 from prism_slack.state.redis_store import memory_store
 
@@ -56,6 +58,8 @@ QUILL: dict[str, Any] = _envelope(
         "Reliability": {"SailingsCompletedShare": 0.93, "Uptime": 0.97},
     },
     clinic={"MissedAppointmentRate": 0.061, "TimeToFirstValue": "12 days"},
+    halves={"bookings": {"1H FY24": "NZ$8.1m", "2H FY24": "NZ$9.4m", "1H FY25": "NZ$10.2m"}},
+    quarterly={"queue-minutes": {"Q1'25": 4.5, "Q2'25": 6.0, "Q3'25": 8.5, "Q4'25": 7.0}},
 )
 
 
@@ -143,3 +147,16 @@ def test_reps_words_for_a_place_a_workforce_and_a_volume(deps: TurnDeps) -> None
     assert "PROFILE.TURNOVER" not in _cited(staff)[:1]
     cheques = _ask(deps, "otter", "how many cheques go through each week")
     assert _cited(cheques)[0] == "PAYMENTS.CHEQUES_PROCESSED_PER_WEEK"
+
+
+def test_quarter_and_half_keys_are_a_series_read_by_the_period_asked(deps: TurnDeps) -> None:
+    report = build_report("quill", QUILL)
+    queue = report.facts.series.get("quarterly.queue-minutes")
+    assert queue is not None and queue.display.startswith("7 minutes in Q4'25")  # its key's unit
+    assert "halves.bookings" in report.facts.series  # "NZ$8.1m": a currency before its symbol
+    composer = Composer(index_for(report), load_playbook(), 6)
+    claims = composer.answer("queue minutes in Q1 vs Q4")
+    assert [c.kind for c in claims] == ["fact"]  # a quarter alone is no subject of its own
+    assert claims[0].text == "Queue: 4.5 minutes in Q1'25; 7 minutes in Q4'25."
+    half = _ask(deps, "quill", "what were bookings in 1H FY25")
+    assert _texts(half) == ["Bookings: 10.2M NZD in 1H FY25."]

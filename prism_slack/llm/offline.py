@@ -174,7 +174,10 @@ _MONEY_ASK = re.compile(
     re.IGNORECASE,
 )
 """A figure asked as an amount of money ("EBITDA in dollars")."""
-_PERIOD_WORDS = re.compile(r"\b(?:(?:fy|q[1-4]|h[12])\s?)?(?:19|20)?\d\d\b")
+_PERIOD_WORDS = re.compile(
+    r"\b(?:q[1-4]|h[12]|[12]h)\s?(?:fy)?\s?'?(?:19|20)?\d\d\b"
+    r"|\b(?:(?:fy|q[1-4]|h[12])\s?)?(?:19|20)?\d\d\b|\b(?:q[1-4]|h[12]|[12]h)\b(?!\s?'?\d)"
+)
 """A period a question names: a year, ``FY25``, ``Q3 2025`` (matched to a series' keys)."""
 _COUNT_TEXT = re.compile(r"(?:approx\.?|about|c\.|around|over|some)?\s*\d[\d,]*\s+[A-Za-z]", re.I)
 """A text that opens with how many of something: "27 hotels (19 country house, 8 city)"."""
@@ -203,6 +206,7 @@ def parse_question(text: str, index: ReportIndex, *, names_company: bool = False
     specific |= {  # an acronym typed in capitals names its subject: "R&D", "CAPAs"
         lexicon.stem(w) for m in _ACRONYM.findall(text) for w in lexicon.words(m)
     }
+    periods = _series_periods(index) if any(_PART_PERIOD.fullmatch(t) for t in tokens) else set()
     q = Question(text, names_company=names_company)
     coaching_terms = False
     coaching_stems: set[str] = set()
@@ -219,7 +223,7 @@ def parse_question(text: str, index: ReportIndex, *, names_company: bool = False
             q.summary = q.brief = True
         elif term in (lexicon.SCALE, "max", "maximum"):
             q.scale = True
-        elif lexicon.is_soft(term) or _FIGURE.fullmatch(term):
+        elif lexicon.is_soft(term) or _FIGURE.fullmatch(term) or term in periods:
             concept = lexicon.soft_concept(term) or term
             if concept == lexicon.SCALE:
                 q.scale = True
@@ -1026,6 +1030,26 @@ class Composer:
         return [wording.leaf_claim(item, scale, facts, self.periods, caps)]
 
 
+_PART_PERIOD = re.compile(r"(?:q[1-4]|h[12]|[12]h)(?:fy)?\d{0,4}|fy\d{2}(?:\d{2})?")
+"""A word of a quarter or half as typed: ``q1``, ``h2``, ``1h``, ``fy25`` (of "1H FY25")."""
+
+
+def _series_periods(index: ReportIndex) -> set[str]:
+    """The quarters and halves the report's series are kept by, as a rep types them
+    (``Q1'25`` → q1, q125; ``2H FY25`` → h2): a question's period that names one picks a
+    point of the series, it is no subject a field must be named by."""
+    found: set[str] = set()
+    for fact in index.facts.series.values():
+        for point in fact.series.points if fact.series is not None else ():
+            label = re.sub(r"[\s']+", "", point.period.lower())
+            part = re.match(r"(q[1-4]|h[12]|[12]h)", label)
+            if part is not None:
+                name = part.group(1)
+                words = lexicon.words(point.period.replace("'", " "))
+                found |= {label, name, name[::-1], *words}
+    return found
+
+
 def _parts(text: str, index: ReportIndex) -> list[Question]:
     """The parts of a question joined by "and", commas or "vs"; a part with no subject of
     its own ("best" in "best vs worst score") or only a target ("churn vs the target")
@@ -1034,7 +1058,10 @@ def _parts(text: str, index: ReportIndex) -> list[Question]:
     out: list[Question] = []
     pending: Question | None = None
     for part in parts:
-        qualifier = bool(part.content) and set(part.content) <= {"target"}
+        named = [*part.content, *part.soft]
+        qualifier = (bool(part.content) and set(part.content) <= {"target"}) or (
+            bool(named) and all(_PERIOD.fullmatch(t) for t in named)  # "Q1 vs Q4": a period
+        )
         if qualifier or (part.empty and not part.soft and not part.who):
             if out:
                 out[-1] = out[-1].merged(part)

@@ -255,7 +255,7 @@ def shown(
     if typed is not None and typed.series is not None and len(typed.series.points) > 1:
         from prism_slack.facts.display import quantity  # the facts package imports verify
 
-        asked = [p for p in typed.series.points if p.period.lower() in periods]
+        asked = [p for p in typed.series.points if _names_period(p.period, periods)]
         if asked:  # "digital order share 2023 vs 2025": the periods asked, in order
             return "; ".join(f"{quantity(p.quantity)} in {p.period}" for p in asked)
         latest, before = typed.series.points[-1], typed.series.points[-2]
@@ -277,6 +277,20 @@ def shown(
         if unit in _PLAIN_UNITS or (unit == "currency" and own_currency):
             return written  # a count as written or with its key's unit; the key's currency
     return typed.display
+
+
+def _names_period(period: str, asked: frozenset[str]) -> bool:
+    """A series point's ``period`` is one the question names: as written ("2024", "FY24"),
+    or a quarter or half named without its year ("Q1" for ``Q1'25``, "H2" for ``2H FY25``)
+    when the series holds it once."""
+    label = period.lower()
+    if label in asked or re.sub(r"[\s']+", "", label) in {re.sub(r"[\s']+", "", a) for a in asked}:
+        return True
+    part = re.match(r"(q[1-4]|h[12]|[12]h)\b", label)
+    if part is None:
+        return False
+    name = part.group(1)
+    return name in asked or (name[::-1] in asked and name[0] in "12")
 
 
 _PLAIN_UNITS = frozenset({"count", "number"})
