@@ -41,6 +41,16 @@ OTTER: dict[str, Any] = _envelope(
         {"NAME": "Pipit Money", "TYPE": "app bank", "EDGE": "No-fee current account"},
     ],
     SERVICE={"AVERAGE_HOLD_TIME": "6.5 minutes", "CALLS_PER_DAY": 3100},
+    GRADES={"SCALE": "1-5", "BRANCH_NETWORK": 2, "MORTGAGE_DESK": 4},
+    CONTACTS=[
+        {
+            "NAME": "Ines Carvalho",
+            "TITLE": "Head of Payments",
+            "DEAL_ROLE": "champion",
+            "WANTS": ["A pilot in two branches before the summer"],
+            "WORRIES": ["The last vendor's migration ran four months late"],
+        }
+    ],
     PROFILE={"HEAD_OFFICE": "Truro, Cornwall", "FOUNDED": 1911, "TURNOVER": 84100},
     PAYMENTS={"CHEQUES_PROCESSED_PER_WEEK": 12800},
 )
@@ -160,3 +170,16 @@ def test_quarter_and_half_keys_are_a_series_read_by_the_period_asked(deps: TurnD
     assert claims[0].text == "Queue: 4.5 minutes in Q1'25; 7 minutes in Q4'25."
     half = _ask(deps, "quill", "what were bookings in 1H FY25")
     assert _texts(half) == ["Bookings: 10.2M NZD in 1H FY25."]
+
+
+def test_a_scale_written_as_a_range_is_the_scores_scale(deps: TurnDeps) -> None:
+    grade = _ask(deps, "otter", "how's the mortgage desk graded", "out of what?")
+    assert _texts(grade) == ["Mortgage desk: 4/5."]
+    assert "GRADES.SCALE" in _cited(grade)  # the scale is cited, so the claim is settled
+
+
+def test_a_follow_up_on_a_person_answers_the_field_it_names(deps: TurnDeps) -> None:
+    wants = _ask(deps, "otter", "who's the champion?", "what does she want?")
+    assert _texts(wants) == ["Wants: A pilot in two branches before the summer."]
+    worries = _ask(deps, "otter", "who's the champion?", "what worries her?")
+    assert _cited(worries) == ["CONTACTS[0].WORRIES[0]"]

@@ -38,6 +38,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from prism_slack.claims import ABSENT_TEXT, Answer, Claim
+from prism_slack.evidence import Leaf
 from prism_slack.llm import lexicon
 from prism_slack.llm import offline_concepts as concepts
 from prism_slack.llm import offline_figures as figures
@@ -391,7 +392,8 @@ class Composer:
             if people and q.coaching:  # "how do I handle her?"
                 return self.coaching(q, people[0])
             if people:
-                return self.person_claims(people[0], notes_first=True)
+                own = self.person_field(people[0], q)  # "what does he need?": his needs
+                return [own] if own is not None else self.person_claims(people[0], notes_first=True)
         earlier = self.earlier_point(q, before)
         if earlier is not None:  # "and last year?" after a series: the point before
             return earlier
@@ -788,6 +790,25 @@ class Composer:
         claims = self.person_claims(people[0])
         claims += [wording.person_claim(p) for p in people[1:2]]
         return claims
+
+    def person_field(self, person: Item, q: Question) -> Claim | None:
+        """The field of ``person``'s record a follow-up names by its key ("what does he
+        need?" → ``NEEDS``, "what does she care about?" → ``cares-about``): its values, or
+        ``None`` when the question names no field of the record but its person."""
+        asked = {  # every word, stop words too: "need" and "want" name fields here
+            lexicon.stem(w) for w in lexicon.words(q.text) if len(w) > 2
+        } - {lexicon.stem(w) for w in _PERSON_PRONOUNS}
+        fields: dict[str, list[Leaf]] = {}
+        prefix = len(person.path)
+        for leaf in person.leaves:
+            key = re.split(r"[.\[]", leaf.path[prefix:].lstrip("."), maxsplit=1)[0]
+            fields.setdefault(key, []).append(leaf)
+        for key, leaves in fields.items():
+            if asked & {lexicon.stem(w) for w in lexicon.key_words(key) if len(w) > 2}:
+                said = "; ".join(wording.format_value((), leaf.value) for leaf in leaves)
+                name = wording.label((person.section, key))
+                return wording.fact(f"{name}: {said}", [leaf.path for leaf in leaves])
+        return None
 
     def person_claims(self, person: Item, *, notes_first: bool = False) -> list[Claim]:
         claims = [wording.person_claim(person)]

@@ -592,7 +592,13 @@ def _scale_leaf(path: str, obj: Mapping[str, Any]) -> Leaf | None:
         value = obj.get(key) if key is not None else None
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             return Leaf(join_key(path, str(key)), value)
+        if isinstance(value, str) and _SCALE_RANGE.fullmatch(value):  # scale: "0-10"
+            return Leaf(join_key(path, str(key)), value)
     return None
+
+
+_SCALE_RANGE = re.compile(r"\s*[01]\s*(?:[-–—]|to)\s*\d+(?:\.\d+)?\s*")
+"""A scale written as its range ("0-10", "1 to 5")."""
 
 
 def build_index(report: Report) -> ReportIndex:

@@ -279,6 +279,9 @@ def shown(
     return typed.display
 
 
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
 def _names_period(period: str, asked: frozenset[str]) -> bool:
     """A series point's ``period`` is one the question names: as written ("2024", "FY24"),
     or a quarter or half named without its year ("Q1" for ``Q1'25``, "H2" for ``2H FY25``)
@@ -320,8 +323,9 @@ def leaf_claim(
     cited = [x.path for x in item.leaves]
     value = shown(item.keys, leaf, facts, periods)
     if scale is not None and is_number(leaf.value) and (_is_score(item.keys) or "/" in value):
-        if "/" not in value:
-            value = f"{value}/{format_value((), scale.value)}"
+        if "/" not in value:  # the scale's top: 10, or of a range written "0-10"
+            top = scale.value if is_number(scale.value) else _NUMBER.findall(str(scale.value))[-1]
+            value = f"{value}/{format_value((), top)}"
         return fact(f"{name}: {value}", list(dict.fromkeys([*cited, scale.path])))
     if _is_change(item.keys) and value[:1] in ("-", "−"):
         value = f"down {value[1:]}"
