@@ -52,7 +52,22 @@ OTTER: dict[str, Any] = _envelope(
         }
     ],
     PROFILE={"HEAD_OFFICE": "Truro, Cornwall", "FOUNDED": 1911, "TURNOVER": 84100},
-    PAYMENTS={"CHEQUES_PROCESSED_PER_WEEK": 12800},
+    PAYMENTS={"CHEQUES_PROCESSED_PER_WEEK": 12800, "RETURNED_PAYMENT_RATE": 0.037},
+    FINDINGS=[
+        {
+            "ID": "F1",
+            "SEVERITY": "critical",
+            "TITLE": "Remortgage offers take a month",
+            "DETAIL": "A remortgage offer takes 31 days on average. Brokers route around them.",
+        },
+        {
+            "ID": "F2",
+            "SEVERITY": "high",
+            "TITLE": "Returned payments are rising",
+            "DETAIL": "3.7% of direct debits come back unpaid, which adds about GBP 410,000 a "
+            "year in collection work.",
+        },
+    ],
 )
 
 # kebab-case keys, a units map, PascalCase nesting
@@ -183,3 +198,14 @@ def test_a_follow_up_on_a_person_answers_the_field_it_names(deps: TurnDeps) -> N
     assert _texts(wants) == ["Wants: A pilot in two branches before the summer."]
     worries = _ask(deps, "otter", "who's the champion?", "what worries her?")
     assert _cited(worries) == ["CONTACTS[0].WORRIES[0]"]
+
+
+def test_the_single_worst_problem_is_the_most_severe(deps: TurnDeps) -> None:
+    worst = _ask(deps, "otter", "what's the single worst problem they have")
+    assert _cited(worst)[0] == "FINDINGS[0].TITLE"  # "single" ranks; it is no subject
+
+
+def test_a_follow_up_on_a_figure_reads_the_finding_that_explains_it(deps: TurnDeps) -> None:
+    cost = _ask(deps, "otter", "returned payment rate?", "what does that cost them?")
+    assert _cited(cost) == ["FINDINGS[1].DETAIL"]
+    assert "410,000" in _texts(cost)[0]

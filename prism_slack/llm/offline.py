@@ -402,6 +402,9 @@ class Composer:
             return self.item_claims(record)[:1]
         if q.known_content and not q.refers and not q.scale:
             return None  # "and their margin?": a subject of its own
+        explained = self.figure_explained(q, before)
+        if explained is not None:  # "what does that cost them?" after a rate: the finding
+            return explained
         merged = _with_previous(q, before)
         if q.who:
             items = self.items_of(self.part(before))
@@ -413,6 +416,31 @@ class Composer:
             if "owner" in merged.content:
                 merged.content["owner"] = 2.0
         return self.part(merged)
+
+    def figure_explained(self, q: Question, before: Question) -> list[Claim] | None:
+        """A follow-up pointing back at a figure ("that", "it") and asking what its own
+        field does not hold ("what does that cost them?", "why is it so high?"): the
+        finding sentence that states the figure, where the report explains it. ``None``
+        when the previous answer held no figure a finding states, or the field answers."""
+        if not q.refers or q.who or q.coaching or not (q.content or q.soft):
+            return None
+        leaves = [i for i in self.items_of(self.part(before)) if i.kind == "leaf"][:1]
+        for item in leaves:
+            if set(q.content) & _key_terms(item.keys):
+                return None  # "and the target for that?" where the field's keys say so
+            value = item.leaves[0].value
+            if not wording.is_number(value):
+                return None
+            said = wording.shown(item.keys, item.leaves[0], self.index.facts)
+            numbers = set(_NUMBER.findall(said)) | set(_NUMBER.findall(str(value)))
+            figures = [n for n in numbers if len(n.replace(".", "")) >= 2]
+            for finding in self.index.findings():
+                for sentence in wording.detail_sentences(finding):
+                    if any(
+                        re.search(rf"(?<![\d.]){re.escape(n)}(?![\d])", sentence) for n in figures
+                    ):
+                        return [wording.detail_claim(finding, sentence)]
+        return None
 
     def earlier_point(self, q: Question, before: Question) -> list[Claim] | None:
         """The series the previous answer gave, at the period the follow-up asks for: the
@@ -1050,6 +1078,8 @@ class Composer:
         scale = self.index.scales.get(item.path)
         return [wording.leaf_claim(item, scale, facts, self.periods, caps)]
 
+
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
 _PART_PERIOD = re.compile(r"(?:q[1-4]|h[12]|[12]h)(?:fy)?\d{0,4}|fy\d{2}(?:\d{2})?")
 """A word of a quarter or half as typed: ``q1``, ``h2``, ``1h``, ``fy25`` (of "1H FY25")."""
