@@ -44,12 +44,18 @@ OTTER: dict[str, Any] = _envelope(
     GRADES={"SCALE": "1-5", "BRANCH_NETWORK": 2, "MORTGAGE_DESK": 4},
     CONTACTS=[
         {
+            "NAME": "Tomas Reyes",
+            "TITLE": "Chief Risk Officer",
+            "DEAL_ROLE": "blocker",
+            "NOTES": "Runs the model risk committee and signs off every new data processor.",
+        },
+        {
             "NAME": "Ines Carvalho",
             "TITLE": "Head of Payments",
             "DEAL_ROLE": "champion",
             "WANTS": ["A pilot in two branches before the summer"],
             "WORRIES": ["The last vendor's migration ran four months late"],
-        }
+        },
     ],
     PROFILE={"HEAD_OFFICE": "Truro, Cornwall", "FOUNDED": 1911, "TURNOVER": 84100},
     PAYMENTS={"CHEQUES_PROCESSED_PER_WEEK": 12800, "RETURNED_PAYMENT_RATE": 0.037},
@@ -197,7 +203,7 @@ def test_a_follow_up_on_a_person_answers_the_field_it_names(deps: TurnDeps) -> N
     wants = _ask(deps, "otter", "who's the champion?", "what does she want?")
     assert _texts(wants) == ["Wants: A pilot in two branches before the summer."]
     worries = _ask(deps, "otter", "who's the champion?", "what worries her?")
-    assert _cited(worries) == ["CONTACTS[0].WORRIES[0]"]
+    assert _cited(worries) == ["CONTACTS[1].WORRIES[0]"]
 
 
 def test_the_single_worst_problem_is_the_most_severe(deps: TurnDeps) -> None:
@@ -209,3 +215,12 @@ def test_a_follow_up_on_a_figure_reads_the_finding_that_explains_it(deps: TurnDe
     cost = _ask(deps, "otter", "returned payment rate?", "what does that cost them?")
     assert _cited(cost) == ["FINDINGS[1].DETAIL"]
     assert "410,000" in _texts(cost)[0]
+
+
+def test_a_they_after_one_person_is_that_person_when_their_record_answers(
+    deps: TurnDeps,
+) -> None:
+    runs = _ask(deps, "otter", "who's the blocker?", "what committee do they run?")
+    assert _cited(runs)[0] == "CONTACTS[0].NOTES"
+    company = _ask(deps, "otter", "who's the blocker?", "what are their total assets?")
+    assert _cited(company) == ["BALANCE.TOTAL_ASSETS"]  # "their" is the company here

@@ -78,6 +78,8 @@ _STRONG_COACHING = lexicon.wordset(
 )
 _PERSON_PRONOUNS = lexicon.wordset("he she him her his hers")
 _DEMONSTRATIVES = lexicon.wordset("that this it those these")
+_THEY = lexicon.wordset("they them their theirs")
+"""A "they" that may point back at one person, as reps write of someone."""
 _HOW_DO_I = re.compile(r"\bhow (?:do|should|can|could|would|will) (?:i|we)\b", re.I)
 _SIZE_WORDS = lexicon.wordset("big size sized large larger scale")
 _BEST_WORDS = lexicon.wordset("best highest strongest top")
@@ -394,6 +396,10 @@ class Composer:
             if people:
                 own = self.person_field(people[0], q)  # "what does he need?": his needs
                 return [own] if own is not None else self.person_claims(people[0], notes_first=True)
+        one = self.singular_they(q, before)
+        if one is not None:  # "who's the champion?" » "what do they own?": that person
+            own = self.person_field(one, q)
+            return [own] if own is not None else self.person_claims(one, notes_first=True)
         earlier = self.earlier_point(q, before)
         if earlier is not None:  # "and last year?" after a series: the point before
             return earlier
@@ -818,6 +824,22 @@ class Composer:
         claims = self.person_claims(people[0])
         claims += [wording.person_claim(p) for p in people[1:2]]
         return claims
+
+    def singular_they(self, q: Question, before: Question) -> Item | None:
+        """The one person a "they" follow-up points back at: the previous question asked
+        who, its answer was one person, and every subject of the follow-up is in that
+        person's record ("what do they own?" where the notes say "Owns the trial
+        funnel"); ``None`` otherwise (then "they" is the company)."""
+        if q.pronoun or not before.who or not q.content or q.coaching:
+            return None
+        if not set(lexicon.words(q.text)) & _THEY:
+            return None
+        people = [i for i in self.items_of(self.part(before)) if i.is_person]
+        if len(people) != 1:
+            return None
+        held = {t for leaf in people[0].leaves for t in lexicon.text_terms(str(leaf.value))}
+        held |= {t for leaf in people[0].leaves for t in _key_terms((leaf.path,))}
+        return people[0] if set(q.content) <= held else None
 
     def person_field(self, person: Item, q: Question) -> Claim | None:
         """The field of ``person``'s record a follow-up names by its key ("what does he
