@@ -60,8 +60,8 @@ PASSAGE_WORDS = 9
 """A text of this many words or more (or of more than one sentence) is a passage."""
 
 _PERIOD_KEY = re.compile(
-    r"^(?:(?:fy|cy)\s?'?(\d{2}|\d{4})|(\d{4})|q([1-4])\s?(?:fy)?\s?(\d{2}|\d{4})?|"
-    r"h([12])\s?(\d{4})?|(\d{4})\s?-?\s?(?:q([1-4])|h([12])))$",
+    r"^(?:(?:fy|cy)\s?'?(\d{2}|\d{4})|(\d{4})|q([1-4])\s?(?:fy)?\s?'?(\d{2}|\d{4})?|"
+    r"(?:h([12])|([12])h)\s?(?:fy)?\s?'?(\d{2}|\d{4})?|(\d{4})\s?-?\s?(?:q([1-4])|h([12])))$",
     re.IGNORECASE,
 )
 _KEY_PERIOD = re.compile(r"\((?:fy\s?)?'?(\d{2}|\d{4})\)|\b(fy\s?'?\d{2,4})\b", re.IGNORECASE)
@@ -211,6 +211,8 @@ class _Compiler:
         period, period_text = _period(key, words, scope)
         if period is not None:
             base |= {"period": period, "period_text": period_text}
+        if parents and _PERIOD_KEY.match(key.strip()):
+            words = key_words(parents[-1])  # CALL_WAIT_MINUTES["Q1'25"]: minutes, by its name
         if value is None:
             return TypedFact(**base, kind=FactKind.UNTYPED, display="null", note="no value")
         if isinstance(value, bool):
@@ -612,7 +614,7 @@ def _series_keys(obj: Mapping[str, Any]) -> bool:
         return False
     numeric = sum(
         (isinstance(v, (int, float)) and not isinstance(v, bool))
-        or (isinstance(v, str) and bool(re.match(r"^\s*[+\-−]?[$€£]?\d", v)))
+        or (isinstance(v, str) and bool(re.match(r"^\s*[+\-−]?(?:[A-Z]{0,3}[$€£])?\d", v)))
         for v in obj.values()
     )
     return numeric >= 2
@@ -625,8 +627,8 @@ def _period_sort_key(key: str) -> tuple[int, int]:
     for d in digits:
         if len(d) == 4:
             year = int(d)
-        elif len(d) == 2 and not year and key.lower().startswith(("fy", "cy")):
-            year = 2000 + int(d)
+        elif len(d) == 2 and not year and re.search(r"(?:fy|cy|'|\s)\s?" + d + r"$", key.lower()):
+            year = 2000 + int(d)  # FY24, Q1'25, 1H FY24
         elif len(d) == 1:
             sub = int(d)
     if len(digits) == 2 and not year and key.lower().startswith(("fy", "cy")):

@@ -70,6 +70,7 @@ def key_words(key: str) -> list[str]:
 @cache
 def _key_words(key: str) -> tuple[str, ...]:
     spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", key)
+    spaced = re.sub(r"'(?=\d\d\b)", " ", spaced)  # Q1'25: the quarter and its year
     return tuple(words(re.sub(r"[_.\-]+", " ", spaced)))
 
 

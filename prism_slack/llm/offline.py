@@ -38,6 +38,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from prism_slack.claims import ABSENT_TEXT, Answer, Claim
+from prism_slack.evidence import Leaf
 from prism_slack.llm import lexicon
 from prism_slack.llm import offline_concepts as concepts
 from prism_slack.llm import offline_figures as figures
@@ -77,6 +78,8 @@ _STRONG_COACHING = lexicon.wordset(
 )
 _PERSON_PRONOUNS = lexicon.wordset("he she him her his hers")
 _DEMONSTRATIVES = lexicon.wordset("that this it those these")
+_THEY = lexicon.wordset("they them their theirs")
+"""A "they" that may point back at one person, as reps write of someone."""
 _HOW_DO_I = re.compile(r"\bhow (?:do|should|can|could|would|will) (?:i|we)\b", re.I)
 _SIZE_WORDS = lexicon.wordset("big size sized large larger scale")
 _BEST_WORDS = lexicon.wordset("best highest strongest top")
@@ -174,7 +177,10 @@ _MONEY_ASK = re.compile(
     re.IGNORECASE,
 )
 """A figure asked as an amount of money ("EBITDA in dollars")."""
-_PERIOD_WORDS = re.compile(r"\b(?:(?:fy|q[1-4]|h[12])\s?)?(?:19|20)?\d\d\b")
+_PERIOD_WORDS = re.compile(
+    r"\b(?:q[1-4]|h[12]|[12]h)\s?(?:fy)?\s?'?(?:19|20)?\d\d\b"
+    r"|\b(?:(?:fy|q[1-4]|h[12])\s?)?(?:19|20)?\d\d\b|\b(?:q[1-4]|h[12]|[12]h)\b(?!\s?'?\d)"
+)
 """A period a question names: a year, ``FY25``, ``Q3 2025`` (matched to a series' keys)."""
 _COUNT_TEXT = re.compile(r"(?:approx\.?|about|c\.|around|over|some)?\s*\d[\d,]*\s+[A-Za-z]", re.I)
 """A text that opens with how many of something: "27 hotels (19 country house, 8 city)"."""
@@ -203,6 +209,7 @@ def parse_question(text: str, index: ReportIndex, *, names_company: bool = False
     specific |= {  # an acronym typed in capitals names its subject: "R&D", "CAPAs"
         lexicon.stem(w) for m in _ACRONYM.findall(text) for w in lexicon.words(m)
     }
+    periods = _series_periods(index) if any(_PART_PERIOD.fullmatch(t) for t in tokens) else set()
     q = Question(text, names_company=names_company)
     coaching_terms = False
     coaching_stems: set[str] = set()
@@ -219,7 +226,7 @@ def parse_question(text: str, index: ReportIndex, *, names_company: bool = False
             q.summary = q.brief = True
         elif term in (lexicon.SCALE, "max", "maximum"):
             q.scale = True
-        elif lexicon.is_soft(term) or _FIGURE.fullmatch(term):
+        elif lexicon.is_soft(term) or _FIGURE.fullmatch(term) or term in periods:
             concept = lexicon.soft_concept(term) or term
             if concept == lexicon.SCALE:
                 q.scale = True
@@ -387,7 +394,12 @@ class Composer:
             if people and q.coaching:  # "how do I handle her?"
                 return self.coaching(q, people[0])
             if people:
-                return self.person_claims(people[0], notes_first=True)
+                own = self.person_field(people[0], q)  # "what does he need?": his needs
+                return [own] if own is not None else self.person_claims(people[0], notes_first=True)
+        one = self.singular_they(q, before)
+        if one is not None:  # "who's the champion?" » "what do they own?": that person
+            own = self.person_field(one, q)
+            return [own] if own is not None else self.person_claims(one, notes_first=True)
         earlier = self.earlier_point(q, before)
         if earlier is not None:  # "and last year?" after a series: the point before
             return earlier
@@ -396,6 +408,9 @@ class Composer:
             return self.item_claims(record)[:1]
         if q.known_content and not q.refers and not q.scale:
             return None  # "and their margin?": a subject of its own
+        explained = self.figure_explained(q, before)
+        if explained is not None:  # "what does that cost them?" after a rate: the finding
+            return explained
         merged = _with_previous(q, before)
         if q.who:
             items = self.items_of(self.part(before))
@@ -407,6 +422,31 @@ class Composer:
             if "owner" in merged.content:
                 merged.content["owner"] = 2.0
         return self.part(merged)
+
+    def figure_explained(self, q: Question, before: Question) -> list[Claim] | None:
+        """A follow-up pointing back at a figure ("that", "it") and asking what its own
+        field does not hold ("what does that cost them?", "why is it so high?"): the
+        finding sentence that states the figure, where the report explains it. ``None``
+        when the previous answer held no figure a finding states, or the field answers."""
+        if not q.refers or q.who or q.coaching or not (q.content or q.soft):
+            return None
+        leaves = [i for i in self.items_of(self.part(before)) if i.kind == "leaf"][:1]
+        for item in leaves:
+            if set(q.content) & _key_terms(item.keys):
+                return None  # "and the target for that?" where the field's keys say so
+            value = item.leaves[0].value
+            if not wording.is_number(value):
+                return None
+            said = wording.shown(item.keys, item.leaves[0], self.index.facts)
+            numbers = set(_NUMBER.findall(said)) | set(_NUMBER.findall(str(value)))
+            figures = [n for n in numbers if len(n.replace(".", "")) >= 2]
+            for finding in self.index.findings():
+                for sentence in wording.detail_sentences(finding):
+                    if any(
+                        re.search(rf"(?<![\d.]){re.escape(n)}(?![\d])", sentence) for n in figures
+                    ):
+                        return [wording.detail_claim(finding, sentence)]
+        return None
 
     def earlier_point(self, q: Question, before: Question) -> list[Claim] | None:
         """The series the previous answer gave, at the period the follow-up asks for: the
@@ -785,6 +825,41 @@ class Composer:
         claims += [wording.person_claim(p) for p in people[1:2]]
         return claims
 
+    def singular_they(self, q: Question, before: Question) -> Item | None:
+        """The one person a "they" follow-up points back at: the previous question asked
+        who, its answer was one person, and every subject of the follow-up is in that
+        person's record ("what do they own?" where the notes say "Owns the trial
+        funnel"); ``None`` otherwise (then "they" is the company)."""
+        if q.pronoun or not before.who or not q.content or q.coaching:
+            return None
+        if not set(lexicon.words(q.text)) & _THEY:
+            return None
+        people = [i for i in self.items_of(self.part(before)) if i.is_person]
+        if len(people) != 1:
+            return None
+        held = {t for leaf in people[0].leaves for t in lexicon.text_terms(str(leaf.value))}
+        held |= {t for leaf in people[0].leaves for t in _key_terms((leaf.path,))}
+        return people[0] if set(q.content) <= held else None
+
+    def person_field(self, person: Item, q: Question) -> Claim | None:
+        """The field of ``person``'s record a follow-up names by its key ("what does he
+        need?" → ``NEEDS``, "what does she care about?" → ``cares-about``): its values, or
+        ``None`` when the question names no field of the record but its person."""
+        asked = {  # every word, stop words too: "need" and "want" name fields here
+            lexicon.stem(w) for w in lexicon.words(q.text) if len(w) > 2
+        } - {lexicon.stem(w) for w in _PERSON_PRONOUNS}
+        fields: dict[str, list[Leaf]] = {}
+        prefix = len(person.path)
+        for leaf in person.leaves:
+            key = re.split(r"[.\[]", leaf.path[prefix:].lstrip("."), maxsplit=1)[0]
+            fields.setdefault(key, []).append(leaf)
+        for key, leaves in fields.items():
+            if asked & {lexicon.stem(w) for w in lexicon.key_words(key) if len(w) > 2}:
+                said = "; ".join(wording.format_value((), leaf.value) for leaf in leaves)
+                name = wording.label((person.section, key))
+                return wording.fact(f"{name}: {said}", [leaf.path for leaf in leaves])
+        return None
+
     def person_claims(self, person: Item, *, notes_first: bool = False) -> list[Claim]:
         claims = [wording.person_claim(person)]
         notes = wording.notes_claim(person)
@@ -1026,6 +1101,28 @@ class Composer:
         return [wording.leaf_claim(item, scale, facts, self.periods, caps)]
 
 
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+_PART_PERIOD = re.compile(r"(?:q[1-4]|h[12]|[12]h)(?:fy)?\d{0,4}|fy\d{2}(?:\d{2})?")
+"""A word of a quarter or half as typed: ``q1``, ``h2``, ``1h``, ``fy25`` (of "1H FY25")."""
+
+
+def _series_periods(index: ReportIndex) -> set[str]:
+    """The quarters and halves the report's series are kept by, as a rep types them
+    (``Q1'25`` → q1, q125; ``2H FY25`` → h2): a question's period that names one picks a
+    point of the series, it is no subject a field must be named by."""
+    found: set[str] = set()
+    for fact in index.facts.series.values():
+        for point in fact.series.points if fact.series is not None else ():
+            label = re.sub(r"[\s']+", "", point.period.lower())
+            part = re.match(r"(q[1-4]|h[12]|[12]h)", label)
+            if part is not None:
+                name = part.group(1)
+                words = lexicon.words(point.period.replace("'", " "))
+                found |= {label, name, name[::-1], *words}
+    return found
+
+
 def _parts(text: str, index: ReportIndex) -> list[Question]:
     """The parts of a question joined by "and", commas or "vs"; a part with no subject of
     its own ("best" in "best vs worst score") or only a target ("churn vs the target")
@@ -1034,7 +1131,10 @@ def _parts(text: str, index: ReportIndex) -> list[Question]:
     out: list[Question] = []
     pending: Question | None = None
     for part in parts:
-        qualifier = bool(part.content) and set(part.content) <= {"target"}
+        named = [*part.content, *part.soft]
+        qualifier = (bool(part.content) and set(part.content) <= {"target"}) or (
+            bool(named) and all(_PERIOD.fullmatch(t) for t in named)  # "Q1 vs Q4": a period
+        )
         if qualifier or (part.empty and not part.soft and not part.who):
             if out:
                 out[-1] = out[-1].merged(part)

@@ -242,17 +242,21 @@ class ReportIndex:
         ):
             return word
         limit = 1 if len(word) <= 8 else 2
-        best = None
-        for choices in (self.words, _LEXICON_WORDS):
-            found = process.extractOne(
-                word, choices, scorer=OSA.distance, score_cutoff=limit, processor=None
+        best: tuple[tuple[float, bool, int], str] | None = None
+        for source, choices in enumerate((self.words, _LEXICON_WORDS)):
+            found = process.extract(
+                word, choices, scorer=OSA.distance, score_cutoff=limit, processor=None, limit=8
             )
-            if found is None or found[0][:1] != word[:1]:
-                continue
-            if best is None or found[1] < best[1]:
-                best = found
+            for choice, distance, _ in found:
+                if choice[:1] != word[:1]:
+                    continue
+                # at one distance, a word the typo drops letters of ("basd" → based, not
+                # bad; "whre" → where, not were): a dropped key is the commonest slip
+                rank = (distance, not _subsequence(word, choice), source)
+                if best is None or rank < best[0]:
+                    best = (rank, choice)
         if best is not None:
-            return str(best[0])
+            return str(best[1])
         longer = sorted(w for w in self.words if w.startswith(word) and len(w) >= len(word) + 2)
         return longer[0] if len(longer) == 1 else word
 
@@ -435,6 +439,9 @@ class _Strengths:
             else:
                 strength = MIDDLE_KEY
             self.put(lexicon.key_words(key), strength, key=True)
+            if i and i == len(keys) - 2:  # an object's own name: ServiceOperationVessels.Owned
+                for acronym in _acronyms(key):
+                    self._one(acronym, strength, REPEAT[strength])
         for acronym in _acronyms(keys[-1]):
             self._one(acronym, LAST_KEY, REPEAT[LAST_KEY])
         whole = keys[-1].lower()
@@ -457,6 +464,12 @@ _PROPER = re.compile(r"(?<=[\w,;:)] )[A-Z][a-z]+\b")
 _COMMON = re.compile(r"\b[a-z]+\b")
 _CAPS = re.compile(r"\b[A-Z]{2,6}(?=s?\b)")
 """A word written in capitals ("CAPA", "CAPAs")."""
+
+
+def _subsequence(short: str, long: str) -> bool:
+    """``short`` is ``long`` with letters left out."""
+    rest = iter(long)
+    return all(ch in rest for ch in short)
 
 
 def _acronyms(key: str) -> set[str]:
@@ -579,7 +592,13 @@ def _scale_leaf(path: str, obj: Mapping[str, Any]) -> Leaf | None:
         value = obj.get(key) if key is not None else None
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             return Leaf(join_key(path, str(key)), value)
+        if isinstance(value, str) and _SCALE_RANGE.fullmatch(value):  # scale: "0-10"
+            return Leaf(join_key(path, str(key)), value)
     return None
+
+
+_SCALE_RANGE = re.compile(r"\s*[01]\s*(?:[-–—]|to)\s*\d+(?:\.\d+)?\s*")
+"""A scale written as its range ("0-10", "1 to 5")."""
 
 
 def build_index(report: Report) -> ReportIndex:

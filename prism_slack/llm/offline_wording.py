@@ -20,6 +20,7 @@ import yaml
 
 from prism_slack.claims import Claim
 from prism_slack.evidence import Leaf, Scalar
+from prism_slack.llm import lexicon
 from prism_slack.llm.offline_index import CURRENCIES, KEY_SCALES, UNIT_WORDS, Item
 from prism_slack.llm.playbook import Entry
 
@@ -189,7 +190,14 @@ def label(keys: tuple[str, ...], caps: frozenset[str] = frozenset()) -> str:
 def _key_label(keys: tuple[str, ...], caps: frozenset[str] = frozenset()) -> str:
     """The label from the keys; a word is in capitals when it is an acronym (the list), the
     key writes it so (``brokerNPS``) or the report's text does (``caps``: "CAPA backlog")."""
-    caps = caps | {w.lower() for k in keys for w in _cased_words(k) if len(w) > 1 and w.isupper()}
+    caps = caps | {  # a capitals word in a key that has small letters too (an all-capitals
+        # key, TOTAL_ASSETS, says nothing of which of its words are acronyms)
+        w.lower()
+        for k in keys
+        if not k.isupper()
+        for w in _cased_words(k)
+        if len(w) > 1 and w.isupper()
+    }
     written = keys[-1].strip() if keys else ""
     if " " in written and not set(_words(written)) <= _GENERIC_LABELS:
         return written  # a key written as words ("Review Score (TripAdvisor avg.)") as written
@@ -207,7 +215,7 @@ def _key_label(keys: tuple[str, ...], caps: frozenset[str] = frozenset()) -> str
         inner.append("vendor")
     if len(inner) > 1 and inner[-1] in _UNIT_KEYS:
         inner = inner[:-1]  # "sales cycle days" → "sales cycle" (the unit goes after the value)
-    text = " ".join(_display(w, caps) for w in inner)
+    text = " ".join(_display(w, caps) for w in inner if w)
     return text.replace(" per month", " a month").replace(" per year", " a year")
 
 
@@ -247,7 +255,7 @@ def shown(
     if typed is not None and typed.series is not None and len(typed.series.points) > 1:
         from prism_slack.facts.display import quantity  # the facts package imports verify
 
-        asked = [p for p in typed.series.points if p.period.lower() in periods]
+        asked = [p for p in typed.series.points if _names_period(p.period, periods)]
         if asked:  # "digital order share 2023 vs 2025": the periods asked, in order
             return "; ".join(f"{quantity(p.quantity)} in {p.period}" for p in asked)
         latest, before = typed.series.points[-1], typed.series.points[-2]
@@ -260,10 +268,32 @@ def shown(
     if typed.quantity is not None:
         written = format_value(keys, leaf.value)
         unit = typed.quantity.unit.value
-        own_currency = is_number(leaf.value) and written[:1] == typed.display[:1]
+        symbol = written.lstrip("-")[:1]  # the key's own currency: revenue_usd → "$4.1M"
+        own_currency = (
+            is_number(leaf.value)
+            and symbol in set(CURRENCIES.values())
+            and typed.display.lstrip("-").startswith(symbol)
+        )
         if unit in _PLAIN_UNITS or (unit == "currency" and own_currency):
             return written  # a count as written or with its key's unit; the key's currency
     return typed.display
+
+
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+def _names_period(period: str, asked: frozenset[str]) -> bool:
+    """A series point's ``period`` is one the question names: as written ("2024", "FY24"),
+    or a quarter or half named without its year ("Q1" for ``Q1'25``, "H2" for ``2H FY25``)
+    when the series holds it once."""
+    label = period.lower()
+    if label in asked or re.sub(r"[\s']+", "", label) in {re.sub(r"[\s']+", "", a) for a in asked}:
+        return True
+    part = re.match(r"(q[1-4]|h[12]|[12]h)\b", label)
+    if part is None:
+        return False
+    name = part.group(1)
+    return name in asked or (name[::-1] in asked and name[0] in "12")
 
 
 _PLAIN_UNITS = frozenset({"count", "number"})
@@ -293,8 +323,9 @@ def leaf_claim(
     cited = [x.path for x in item.leaves]
     value = shown(item.keys, leaf, facts, periods)
     if scale is not None and is_number(leaf.value) and (_is_score(item.keys) or "/" in value):
-        if "/" not in value:
-            value = f"{value}/{format_value((), scale.value)}"
+        if "/" not in value:  # the scale's top: 10, or of a range written "0-10"
+            top = scale.value if is_number(scale.value) else _NUMBER.findall(str(scale.value))[-1]
+            value = f"{value}/{format_value((), top)}"
         return fact(f"{name}: {value}", list(dict.fromkeys([*cited, scale.path])))
     if _is_change(item.keys) and value[:1] in ("-", "−"):
         value = f"down {value[1:]}"
@@ -378,15 +409,16 @@ def record_claim(
     Semicolons keep each field in its own clause, so a number is read with its own
     field's words only.
     """
-    head = next((item.fields[k] for k in _NAME_FIELDS if k in item.fields), None)
+    named = {"_".join(lexicon.key_words(k)): leaf for k, leaf in item.fields.items()}
+    head = next((named[k] for k in _NAME_FIELDS if k in named), None)  # name, Name, NAME
     rest = [leaf for leaf in item.fields.values() if leaf is not head][:4]
     parts = []
     for leaf in rest:
         key = leaf.path.rsplit(".", 1)[-1]
         value = shown((key,), leaf, facts)
-        bare = key in ("notes", "detail", "description", "summary")
+        bare = "_".join(lexicon.key_words(key)) in ("notes", "detail", "description", "summary")
         parts.append(value if bare else f"{label(('', key), caps)}: {value}")
-    kind = singular(item.section)
+    kind = singular(" ".join(lexicon.key_words(item.section)))  # COMPETITORS → competitor
     lead = f"{format_value((), head.value)} ({kind})" if head is not None else kind
     evidence = ([head.path] if head is not None else []) + [leaf.path for leaf in rest]
     return fact("; ".join([lead, *parts]), evidence)
