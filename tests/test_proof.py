@@ -87,6 +87,7 @@ OTHER: dict[str, Any] = {
     ],
     "infobox": {"spouse": ["Polly Samson ( m. 1994)"], "children": "3", "residence": "Sydney"},
     "customers": {"top_10_share_pct": 38},
+    "QUARTERLY": {"CALL_WAIT_MINUTES": {"Q1'25": 7.5, "Q3'25": 12.5}},
     "findings": [
         {
             "narrative": "Availability fell from 96.2% in 2022 to 94.8% in 2025. Contracts "
@@ -134,6 +135,9 @@ def other() -> Report:
         # ``fell below`` a figure says a level, not a change of it
         ("Availability fell below the 95% guarantee in 2025.", ["findings[0].narrative"],
          SETTLED),
+        # a section's own word (``QUARTERLY``) names the section, not what the field holds
+        ("Call wait was 12.5 minutes in Q3'25.", ['QUARTERLY.CALL_WAIT_MINUTES["Q3\'25"]'],
+         UNDECIDED),
         # a value that is itself a denial, restated
         ("Nordlys has no in-ground probes.", ["rivals[0]"], SETTLED),
         ("He lives in Sydeny, Austrailia.", ["infobox.residence"], UNDECIDED),

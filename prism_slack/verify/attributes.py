@@ -309,7 +309,8 @@ def _fits(
         return "doubt"
     if any(v.from_path and matches(q, v) for v in source.quantities):
         return "fits"  # the field's own path names the number (``rule_of_40``)
-    dropped = not source.qualifiers <= concepts.all_concepts(clause)
+    dropped = not source.qualifiers - section_concepts <= concepts.all_concepts(clause)
+    # (a section's own word, ``QUARTERLY.CALL_WAIT``, names the section, not the field)
     if (measures or said) and dropped and requalified(source, measures):
         return "contradicts"  # "revenue was $3M" citing net_revenue_usd beside gross
     record = _record(source.path)
