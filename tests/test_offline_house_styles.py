@@ -6,33 +6,19 @@ verifier included."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
 import pytest
+from offline_support import ask, cited, envelope, offline_deps, texts
 
-from prism_slack.llm.offline import Composer, OfflineAnswerer
+from prism_slack.llm.offline import Composer
 from prism_slack.llm.offline_index import index_for
 from prism_slack.llm.playbook import load_playbook
-from prism_slack.pipeline.result import TurnResult
-from prism_slack.pipeline.turn import TurnDeps, run_turn
-from prism_slack.ports import Conversation
+from prism_slack.pipeline.turn import TurnDeps
 from prism_slack.reports.model import build_report
-from prism_slack.reports.store import FileReportStore
-from prism_slack.state.redis_store import memory_store
-
-
-def _envelope(name: str, **data: Any) -> dict[str, Any]:
-    return {
-        "company": {"name": name, "aliases": []},
-        "report": {"id": f"R-{name[:3].upper()}", "generated_at": "2026-05-01"},
-        **data,
-    }
-
 
 # SCREAMING_SNAKE keys, amounts in a report-level scale
-OTTER: dict[str, Any] = _envelope(
+OTTER: dict[str, Any] = envelope(
     "Otter Mutual",
     AMOUNTS_IN="GBP thousands",
     BALANCE={"TOTAL_ASSETS": 2750400, "CUSTOMER_DEPOSITS": 2101300},
@@ -77,7 +63,7 @@ OTTER: dict[str, Any] = _envelope(
 )
 
 # kebab-case keys, a units map, PascalCase nesting
-QUILL: dict[str, Any] = _envelope(
+QUILL: dict[str, Any] = envelope(
     "Quill Ferries",
     units={"currency": "NZD", "amounts-in": "millions"},
     money={"revenue": 61.2, "ticket-revenue": 40.5, "cash-on-hand": 9.8, "runway": "14 months"},
@@ -96,88 +82,58 @@ QUILL: dict[str, Any] = _envelope(
 
 @pytest.fixture(scope="module")
 def deps(tmp_path_factory: pytest.TempPathFactory) -> TurnDeps:
-    root = tmp_path_factory.mktemp("reports")
-    for slug, data in (("otter", OTTER), ("quill", QUILL)):
-        (root / slug).mkdir()
-        (root / slug / "audit-data.json").write_text(json.dumps(data))
-    playbook = load_playbook()
-    return TurnDeps(
-        reports=FileReportStore(Path(root)),
-        state=memory_store(),
-        model=OfflineAnswerer(),
-        playbook_text=playbook.render(),
-        vocabulary=playbook.vocabulary(),
-        enforce_access=False,
-    )
-
-
-def _ask(deps: TurnDeps, slug: str, *questions: str) -> TurnResult:
-    where = Conversation(team="T", channel="C", thread="-".join(questions))
-    result = None
-    for q in questions:
-        result = run_turn(q, where, deps, report=slug)
-    assert result is not None
-    assert not result.withheld, result.withheld  # the answerer's own claims are all posted
-    return result
-
-
-def _texts(result: TurnResult) -> list[str]:
-    return [p.text for p in result.posted]
-
-
-def _cited(result: TurnResult) -> list[str]:
-    return [f.path for f in result.footnotes]
+    return offline_deps(tmp_path_factory.mktemp("reports"), {"otter": OTTER, "quill": QUILL})
 
 
 def test_an_amount_in_a_report_level_scale_is_said_in_it(deps: TurnDeps) -> None:
-    assets = _ask(deps, "otter", "total assets?")
-    assert _texts(assets)[0] == "Total assets: £2.75B."  # not "2.75M": thousands of pounds
-    ticket = _ask(deps, "quill", "ticket revenue?")
-    assert _texts(ticket)[0] == "Ticket revenue: 40.5M NZD."  # not a bare "40.5"
+    assets = ask(deps, "otter", "total assets?")
+    assert texts(assets)[0] == "Total assets: £2.75B."  # not "2.75M": thousands of pounds
+    ticket = ask(deps, "quill", "ticket revenue?")
+    assert texts(ticket)[0] == "Ticket revenue: 40.5M NZD."  # not a bare "40.5"
 
 
 def test_a_screaming_record_is_named_by_its_name_field(deps: TurnDeps) -> None:
-    rivals = _ask(deps, "otter", "who are their rivals")
-    assert _texts(rivals)[0].startswith("Heronsgate Building Society (rival); type: mutual")
+    rivals = ask(deps, "otter", "who are their rivals")
+    assert texts(rivals)[0].startswith("Heronsgate Building Society (rival); type: mutual")
     assert all(p.kind == "fact" for p in rivals.posted)
 
 
 def test_initials_of_an_object_key_name_its_fields(deps: TurnDeps) -> None:
-    ccvs = _ask(deps, "quill", "how many CCVs")
-    assert any(p.startswith("Operations.Fleet.CrewChangeVessels") for p in _cited(ccvs))
+    ccvs = ask(deps, "quill", "how many CCVs")
+    assert any(p.startswith("Operations.Fleet.CrewChangeVessels") for p in cited(ccvs))
     assert not any(p.kind == "absent" for p in ccvs.posted)
 
 
 def test_reps_everyday_phrasings_of_measures(deps: TurnDeps) -> None:
-    against = _ask(deps, "otter", "who are they up against")
-    assert _cited(against)[0].startswith("RIVALS[")
-    losing = _ask(deps, "otter", "who are they losing customers to")
-    assert _cited(losing)[0].startswith("RIVALS[")
-    hold = _ask(deps, "otter", "how long are people left on hold")
-    assert _cited(hold) == ["SERVICE.AVERAGE_HOLD_TIME"]
-    runway = _ask(deps, "quill", "how long until they run out of cash")
-    assert _cited(runway) == ["money.runway"]
-    up = _ask(deps, "quill", "are the boats staying up")
-    assert "Operations.Reliability.Uptime" in _cited(up)
-    skip = _ask(deps, "quill", "how often do people skip appointments")
-    assert _cited(skip)[0] == "clinic.MissedAppointmentRate"
-    value = _ask(deps, "quill", "how long before they see value")
-    assert _cited(value)[0] == "clinic.TimeToFirstValue"
+    against = ask(deps, "otter", "who are they up against")
+    assert cited(against)[0].startswith("RIVALS[")
+    losing = ask(deps, "otter", "who are they losing customers to")
+    assert cited(losing)[0].startswith("RIVALS[")
+    hold = ask(deps, "otter", "how long are people left on hold")
+    assert cited(hold) == ["SERVICE.AVERAGE_HOLD_TIME"]
+    runway = ask(deps, "quill", "how long until they run out of cash")
+    assert cited(runway) == ["money.runway"]
+    up = ask(deps, "quill", "are the boats staying up")
+    assert "Operations.Reliability.Uptime" in cited(up)
+    skip = ask(deps, "quill", "how often do people skip appointments")
+    assert cited(skip)[0] == "clinic.MissedAppointmentRate"
+    value = ask(deps, "quill", "how long before they see value")
+    assert cited(value)[0] == "clinic.TimeToFirstValue"
 
 
 def test_a_dropped_letter_is_the_typo_read_first(deps: TurnDeps) -> None:
-    based = _ask(deps, "otter", "whre are they basd")  # where/based, not were/bad
-    assert _cited(based) == ["PROFILE.HEAD_OFFICE"]
+    based = ask(deps, "otter", "whre are they basd")  # where/based, not were/bad
+    assert cited(based) == ["PROFILE.HEAD_OFFICE"]
     assert not any(p.kind == "absent" for p in based.posted)
 
 
 def test_reps_words_for_a_place_a_workforce_and_a_volume(deps: TurnDeps) -> None:
-    assert _cited(_ask(deps, "otter", "where's HQ"))[0] == "PROFILE.HEAD_OFFICE"
-    staff = _ask(deps, "otter", "what's their staff turnover")  # not the sales turnover
+    assert cited(ask(deps, "otter", "where's HQ"))[0] == "PROFILE.HEAD_OFFICE"
+    staff = ask(deps, "otter", "what's their staff turnover")  # not the sales turnover
     assert staff.posted[0].kind == "absent"
-    assert "PROFILE.TURNOVER" not in _cited(staff)[:1]
-    cheques = _ask(deps, "otter", "how many cheques go through each week")
-    assert _cited(cheques)[0] == "PAYMENTS.CHEQUES_PROCESSED_PER_WEEK"
+    assert "PROFILE.TURNOVER" not in cited(staff)[:1]
+    cheques = ask(deps, "otter", "how many cheques go through each week")
+    assert cited(cheques)[0] == "PAYMENTS.CHEQUES_PROCESSED_PER_WEEK"
 
 
 def test_quarter_and_half_keys_are_a_series_read_by_the_period_asked(deps: TurnDeps) -> None:
@@ -189,38 +145,38 @@ def test_quarter_and_half_keys_are_a_series_read_by_the_period_asked(deps: TurnD
     claims = composer.answer("queue minutes in Q1 vs Q4")
     assert [c.kind for c in claims] == ["fact"]  # a quarter alone is no subject of its own
     assert claims[0].text == "Queue: 4.5 minutes in Q1'25; 7 minutes in Q4'25."
-    half = _ask(deps, "quill", "what were bookings in 1H FY25")
-    assert _texts(half) == ["Bookings: 10.2M NZD in 1H FY25."]
+    half = ask(deps, "quill", "what were bookings in 1H FY25")
+    assert texts(half) == ["Bookings: 10.2M NZD in 1H FY25."]
 
 
 def test_a_scale_written_as_a_range_is_the_scores_scale(deps: TurnDeps) -> None:
-    grade = _ask(deps, "otter", "how's the mortgage desk graded", "out of what?")
-    assert _texts(grade) == ["Mortgage desk: 4/5."]
-    assert "GRADES.SCALE" in _cited(grade)  # the scale is cited, so the claim is settled
+    grade = ask(deps, "otter", "how's the mortgage desk graded", "out of what?")
+    assert texts(grade) == ["Mortgage desk: 4/5."]
+    assert "GRADES.SCALE" in cited(grade)  # the scale is cited, so the claim is settled
 
 
 def test_a_follow_up_on_a_person_answers_the_field_it_names(deps: TurnDeps) -> None:
-    wants = _ask(deps, "otter", "who's the champion?", "what does she want?")
-    assert _texts(wants) == ["Wants: A pilot in two branches before the summer."]
-    worries = _ask(deps, "otter", "who's the champion?", "what worries her?")
-    assert _cited(worries) == ["CONTACTS[1].WORRIES[0]"]
+    wants = ask(deps, "otter", "who's the champion?", "what does she want?")
+    assert texts(wants) == ["Wants: A pilot in two branches before the summer."]
+    worries = ask(deps, "otter", "who's the champion?", "what worries her?")
+    assert cited(worries) == ["CONTACTS[1].WORRIES[0]"]
 
 
 def test_the_single_worst_problem_is_the_most_severe(deps: TurnDeps) -> None:
-    worst = _ask(deps, "otter", "what's the single worst problem they have")
-    assert _cited(worst)[0] == "FINDINGS[0].TITLE"  # "single" ranks; it is no subject
+    worst = ask(deps, "otter", "what's the single worst problem they have")
+    assert cited(worst)[0] == "FINDINGS[0].TITLE"  # "single" ranks; it is no subject
 
 
 def test_a_follow_up_on_a_figure_reads_the_finding_that_explains_it(deps: TurnDeps) -> None:
-    cost = _ask(deps, "otter", "returned payment rate?", "what does that cost them?")
-    assert _cited(cost) == ["FINDINGS[1].DETAIL"]
-    assert "410,000" in _texts(cost)[0]
+    cost = ask(deps, "otter", "returned payment rate?", "what does that cost them?")
+    assert cited(cost) == ["FINDINGS[1].DETAIL"]
+    assert "410,000" in texts(cost)[0]
 
 
 def test_a_they_after_one_person_is_that_person_when_their_record_answers(
     deps: TurnDeps,
 ) -> None:
-    runs = _ask(deps, "otter", "who's the blocker?", "what committee do they run?")
-    assert _cited(runs)[0] == "CONTACTS[0].NOTES"
-    company = _ask(deps, "otter", "who's the blocker?", "what are their total assets?")
-    assert _cited(company) == ["BALANCE.TOTAL_ASSETS"]  # "their" is the company here
+    runs = ask(deps, "otter", "who's the blocker?", "what committee do they run?")
+    assert cited(runs)[0] == "CONTACTS[0].NOTES"
+    company = ask(deps, "otter", "who's the blocker?", "what are their total assets?")
+    assert cited(company) == ["BALANCE.TOTAL_ASSETS"]  # "their" is the company here

@@ -5,33 +5,17 @@ rule that only fits one corpus line fails here. Every answer goes through the wh
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
 import pytest
+from offline_support import ask, cited, envelope, offline_deps, texts
 
 from prism_slack.llm import lexicon
-from prism_slack.llm.offline import OfflineAnswerer
 from prism_slack.llm.offline_index import head_of
-from prism_slack.llm.playbook import load_playbook
-from prism_slack.pipeline.result import TurnResult
-from prism_slack.pipeline.turn import TurnDeps, run_turn
-from prism_slack.ports import Conversation
+from prism_slack.pipeline.turn import TurnDeps
 from prism_slack.reports.model import build_report
-from prism_slack.reports.store import FileReportStore
-from prism_slack.state.redis_store import memory_store
 
-
-def _envelope(name: str, **data: Any) -> dict[str, Any]:
-    return {
-        "company": {"name": name, "aliases": []},
-        "report": {"id": f"R-{name[:3].upper()}", "generated_at": "2026-05-01"},
-        **data,
-    }
-
-
-BIRCH: dict[str, Any] = _envelope(
+BIRCH: dict[str, Any] = envelope(
     "Birch Clinics",
     overview={"clinics": 14, "staffTotal": 610, "legalName": "Birch Clinics Holdings LLP"},
     money={
@@ -66,7 +50,7 @@ BIRCH: dict[str, Any] = _envelope(
     ],
 )
 
-HEATH: dict[str, Any] = _envelope(
+HEATH: dict[str, Any] = envelope(
     "Heath Outdoor",
     Figures={
         "Total Sales": "£48.2m",
@@ -80,37 +64,7 @@ HEATH: dict[str, Any] = _envelope(
 
 @pytest.fixture(scope="module")
 def deps(tmp_path_factory: pytest.TempPathFactory) -> TurnDeps:
-    root = tmp_path_factory.mktemp("reports")
-    for slug, data in (("birch", BIRCH), ("heath", HEATH)):
-        (root / slug).mkdir()
-        (root / slug / "audit-data.json").write_text(json.dumps(data))
-    playbook = load_playbook()
-    return TurnDeps(
-        reports=FileReportStore(Path(root)),
-        state=memory_store(),
-        model=OfflineAnswerer(),
-        playbook_text=playbook.render(),
-        vocabulary=playbook.vocabulary(),
-        enforce_access=False,
-    )
-
-
-def _ask(deps: TurnDeps, slug: str, *questions: str) -> TurnResult:
-    where = Conversation(team="T", channel="C", thread="-".join(questions))
-    result = None
-    for q in questions:
-        result = run_turn(q, where, deps, report=slug)
-    assert result is not None
-    assert not result.withheld, result.withheld  # the answerer's own claims are all posted
-    return result
-
-
-def _texts(result: TurnResult) -> list[str]:
-    return [p.text for p in result.posted]
-
-
-def _cited(result: TurnResult) -> list[str]:
-    return [f.path for f in result.footnotes]
+    return offline_deps(tmp_path_factory.mktemp("reports"), {"birch": BIRCH, "heath": HEATH})
 
 
 def test_a_name_has_a_head_read_in_any_case_style() -> None:
@@ -125,98 +79,98 @@ def test_a_name_has_a_head_read_in_any_case_style() -> None:
 
 
 def test_the_measure_asked_comes_before_its_parts(deps: TurnDeps) -> None:
-    whole = _ask(deps, "birch", "what's their revenue")
-    assert _cited(whole)[0] == "money.revenue.total"
-    assert not any("byRegion" in p for p in _cited(whole))
-    north = _ask(deps, "birch", "north revenue")
-    assert any(p.startswith("money.revenue.byRegion.north") for p in _cited(north))
-    sales = _ask(deps, "heath", "what are their sales")
-    assert _cited(sales)[0] == 'Figures["Total Sales"]'
-    assert 'Figures["Online Sales"]' not in _cited(sales)
-    online = _ask(deps, "heath", "online sales")
-    assert _cited(online)[0] == 'Figures["Online Sales"]'
+    whole = ask(deps, "birch", "what's their revenue")
+    assert cited(whole)[0] == "money.revenue.total"
+    assert not any("byRegion" in p for p in cited(whole))
+    north = ask(deps, "birch", "north revenue")
+    assert any(p.startswith("money.revenue.byRegion.north") for p in cited(north))
+    sales = ask(deps, "heath", "what are their sales")
+    assert cited(sales)[0] == 'Figures["Total Sales"]'
+    assert 'Figures["Online Sales"]' not in cited(sales)
+    online = ask(deps, "heath", "online sales")
+    assert cited(online)[0] == 'Figures["Online Sales"]'
 
 
 def test_a_size_asked_in_a_word_no_field_is_named_by(deps: TurnDeps) -> None:
-    result = _ask(deps, "heath", "how big is their portfolio")
-    assert 'Figures["Total Sales"]' in _cited(result)
+    result = ask(deps, "heath", "how big is their portfolio")
+    assert 'Figures["Total Sales"]' in cited(result)
 
 
 def test_measures_in_a_reps_words(deps: TurnDeps) -> None:
-    capital = _ask(deps, "birch", "how well capitalized are they")
-    assert _cited(capital) == ["money.cet1Ratio"]
-    patients = _ask(deps, "birch", "what do patients think of them")
-    assert _cited(patients)[0].startswith("experience.patientSatisfaction")
-    lacking = _ask(deps, "heath", "are they solvent")
-    assert _texts(lacking)[0] == "The report doesn't give a capital or solvency measure."
+    capital = ask(deps, "birch", "how well capitalized are they")
+    assert cited(capital) == ["money.cet1Ratio"]
+    patients = ask(deps, "birch", "what do patients think of them")
+    assert cited(patients)[0].startswith("experience.patientSatisfaction")
+    lacking = ask(deps, "heath", "are they solvent")
+    assert texts(lacking)[0] == "The report doesn't give a capital or solvency measure."
 
 
 def test_a_share_of_the_business_by_its_part(deps: TurnDeps) -> None:
-    south = _ask(deps, "birch", "how much of their revenue is south")
-    assert _cited(south) == ["money.revenue.byRegion.south.sharePct"]
-    missing = _ask(deps, "birch", "how much of their business is exports")
-    assert _texts(missing)[0] == "Not in the audit report: exports."
+    south = ask(deps, "birch", "how much of their revenue is south")
+    assert cited(south) == ["money.revenue.byRegion.south.sharePct"]
+    missing = ask(deps, "birch", "how much of their business is exports")
+    assert texts(missing)[0] == "Not in the audit report: exports."
     parts = {"money.revenue.byRegion.north.sharePct", "money.revenue.byRegion.south.sharePct"}
-    assert parts <= set(_cited(missing))
+    assert parts <= set(cited(missing))
 
 
 def test_a_kind_of_tool_is_what_it_is_for_not_its_name(deps: TurnDeps) -> None:
-    cloud = _ask(deps, "birch", "what's their cloud provider")
-    assert _texts(cloud)[0] == "Not in the audit report: cloud provider."
-    assert "tooling[1].product" in _cited(cloud)  # the near miss, offered as such
-    email = _ask(deps, "birch", "what email platform do they use")
-    assert "tooling[2].vendor" in _cited(email)
+    cloud = ask(deps, "birch", "what's their cloud provider")
+    assert texts(cloud)[0] == "Not in the audit report: cloud provider."
+    assert "tooling[1].product" in cited(cloud)  # the near miss, offered as such
+    email = ask(deps, "birch", "what email platform do they use")
+    assert "tooling[2].vendor" in cited(email)
     assert not any(p.kind == "absent" for p in email.posted)
 
 
 def test_what_they_use_for_a_job_and_since_when(deps: TurnDeps) -> None:
-    billing = _ask(deps, "birch", "what do they use for billing")
-    assert _cited(billing)[0].startswith("tooling[0]")
-    since = _ask(deps, "birch", "what do they use for billing", "since when?")
-    assert "tooling[0].since" in _cited(since)
+    billing = ask(deps, "birch", "what do they use for billing")
+    assert cited(billing)[0].startswith("tooling[0]")
+    since = ask(deps, "birch", "what do they use for billing", "since when?")
+    assert "tooling[0].since" in cited(since)
 
 
 def test_an_acronym_typed_in_capitals_must_be_held(deps: TurnDeps) -> None:
-    result = _ask(deps, "birch", "how much do they spend on R&D")
-    assert _texts(result)[0] == "That's not in the audit report."  # the budget is no R&D spend
+    result = ask(deps, "birch", "how much do they spend on R&D")
+    assert texts(result)[0] == "That's not in the audit report."  # the budget is no R&D spend
 
 
 def test_a_coaching_word_that_names_a_field(deps: TurnDeps) -> None:
-    days = _ask(deps, "birch", "days to close?")
-    assert _cited(days) == ["pipeline.daysToClose"]
-    coached = _ask(deps, "birch", "how do I close them")
+    days = ask(deps, "birch", "days to close?")
+    assert cited(days) == ["pipeline.daysToClose"]
+    coached = ask(deps, "birch", "how do I close them")
     assert any(p.kind == "coaching" for p in coached.posted)
 
 
 def test_a_company_name_word_the_report_counts(deps: TurnDeps) -> None:
-    assert _cited(_ask(deps, "birch", "how many clinics do they have"))[0] == "overview.clinics"
-    legal = _ask(deps, "birch", "what's their legal name")
-    assert _cited(legal)[0] == "overview.legalName"
+    assert cited(ask(deps, "birch", "how many clinics do they have"))[0] == "overview.clinics"
+    legal = ask(deps, "birch", "what's their legal name")
+    assert cited(legal)[0] == "overview.legalName"
 
 
 def test_a_count_asked_prefers_a_count_in_text(deps: TurnDeps) -> None:
-    assert _cited(_ask(deps, "heath", "how many stores"))[0] == "Figures.Estate"
+    assert cited(ask(deps, "heath", "how many stores"))[0] == "Figures.Estate"
 
 
 def test_labels_keep_acronyms(deps: TurnDeps) -> None:
-    ncr = _ask(deps, "birch", "how many NCRs are open")
-    assert _texts(ncr)[0].startswith("NCR open: 9")  # the report's text writes "NCR"
+    ncr = ask(deps, "birch", "how many NCRs are open")
+    assert texts(ncr)[0].startswith("NCR open: 9")  # the report's text writes "NCR"
     report = build_report("birch", BIRCH)
     typed = report.facts.get("money.cet1Ratio")
     assert typed is not None and typed.label.startswith("CET1")
 
 
 def test_a_signed_change_is_said_as_up_or_down(deps: TurnDeps) -> None:
-    assert _texts(_ask(deps, "heath", "sales growth")) == ["Sales Growth: up 4.1%."]
+    assert texts(ask(deps, "heath", "sales growth")) == ["Sales Growth: up 4.1%."]
 
 
 def test_the_period_before_after_a_series(deps: TurnDeps) -> None:
-    latest = _ask(deps, "birch", "no show rate")
-    assert "7% in 2024" in _texts(latest)[0]
-    before = _ask(deps, "birch", "no show rate", "and last year?")
-    assert _texts(before)[0].endswith("9% in 2023.")
-    named = _ask(deps, "birch", "no show rate", "and last year?", "what about 2022?")
-    assert _texts(named)[0].endswith("11% in 2022.")
+    latest = ask(deps, "birch", "no show rate")
+    assert "7% in 2024" in texts(latest)[0]
+    before = ask(deps, "birch", "no show rate", "and last year?")
+    assert texts(before)[0].endswith("9% in 2023.")
+    named = ask(deps, "birch", "no show rate", "and last year?", "what about 2022?")
+    assert texts(named)[0].endswith("11% in 2022.")
 
 
 def test_a_money_word_qualifying_a_count_is_no_amount() -> None:

@@ -64,6 +64,10 @@ SETTLED, UNDECIDED, FAILED = Status.SETTLED, Status.UNDECIDED, Status.FAILED
 def test_a_claim_is_settled_or_failed_only_on_proof(
     report: Report, text: str, evidence: list[str], expected: Status
 ) -> None:
+    _assert_status(report, text, evidence, expected)
+
+
+def _assert_status(report: Report, text: str, evidence: list[str], expected: Status) -> None:
     verdict = verify_claim(Claim(text=text, kind="fact", evidence=evidence), report)
     assert verdict.status is expected, (verdict.reasons, verdict.undecided_reasons)
     if expected is UNDECIDED:
@@ -156,8 +160,7 @@ def other() -> Report:
 def test_reading_a_report_in_its_own_terms(
     other: Report, text: str, evidence: list[str], expected: Status
 ) -> None:
-    verdict = verify_claim(Claim(text=text, kind="fact", evidence=evidence), other)
-    assert verdict.status is expected, (verdict.reasons, verdict.undecided_reasons)
+    _assert_status(other, text, evidence, expected)
 
 
 def test_a_claim_over_a_series_is_no_restatement_to_post_unjudged(other: Report) -> None:
