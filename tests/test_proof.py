@@ -92,6 +92,15 @@ OTHER: dict[str, Any] = {
     "infobox": {"spouse": ["Polly Samson ( m. 1994)"], "children": "3", "residence": "Sydney"},
     "customers": {"top_10_share_pct": 38},
     "QUARTERLY": {"CALL_WAIT_MINUTES": {"Q1'25": 7.5, "Q3'25": 12.5}},
+    "Fleet": {"Owned": 2, "Chartered": 1},
+    "kpis": [
+        {"metric": "Net revenue retention", "value": 1.12, "unit": "ratio"},
+        {"metric": "Logo churn", "value": 12.5, "unit": "pct"},
+        {"metric": "Water saved", "value": 0.9, "unit": "megalitres per hectare"},
+    ],
+    "burn": {"netBurnPerMonth": 0.95},
+    "digital": {"activeShare": {"Q1'25": 0.482, "Q4'25": 0.554}},
+    "annual": {"memberGrowth": -0.4},
     "findings": [
         {
             "narrative": "Availability fell from 96.2% in 2022 to 94.8% in 2025. Contracts "
@@ -139,9 +148,12 @@ def other() -> Report:
         # ``fell below`` a figure says a level, not a change of it
         ("Availability fell below the 95% guarantee in 2025.", ["findings[0].narrative"],
          SETTLED),
-        # a section's own word (``QUARTERLY``) names the section, not what the field holds
+        # a section's own word (``QUARTERLY``) names the section, not what the field holds,
+        # and the key ``Q3'25`` is the period the claim says
         ("Call wait was 12.5 minutes in Q3'25.", ['QUARTERLY.CALL_WAIT_MINUTES["Q3\'25"]'],
-         UNDECIDED),
+         SETTLED),
+        ("Call wait was 12.5 minutes in Q1'25.", ['QUARTERLY.CALL_WAIT_MINUTES["Q3\'25"]'],
+         FAILED),
         # a value that is itself a denial, restated
         ("Nordlys has no in-ground probes.", ["rivals[0]"], SETTLED),
         ("He lives in Sydeny, Austrailia.", ["infobox.residence"], UNDECIDED),
@@ -155,6 +167,26 @@ def other() -> Report:
         # a name the report links to the subject, not to another field's value
         ("Polly Samson has 3 children.", ["infobox.spouse", "infobox.children"], UNDECIDED),
         ("Roger Waters has 3 children.", ["infobox.children"], SETTLED),
+        # readings the checks do not make are the judge's: an ordinal, a multiple's excess,
+        # a metric prefix, money against a bare number
+        ("They own two vessels and charter a third.", ["Fleet.Owned", "Fleet.Chartered"],
+         UNDECIDED),
+        ("They charter a third of their vessels.", ["Fleet.Chartered"], FAILED),
+        ("An NRR of 1.12 means customers grew their spend by 12% net of churn.", ["kpis[0]"],
+         UNDECIDED),
+        ("An NRR of 1.12 means customers grew their spend by 21% net of churn.", ["kpis[0]"],
+         FAILED),
+        ("They save 900,000 litres of water per hectare.", ["kpis[2]"], UNDECIDED),
+        ("They save 900 litres of water per hectare.", ["kpis[2]"], FAILED),
+        ("They burn about C$1 million a month.", ["burn.netBurnPerMonth", "AMOUNTS_IN"],
+         UNDECIDED),
+        # a word of another row's cell qualifies when the cited row's own cell is named too
+        ("Logo churn is 12.5%.", ["kpis[0]"], FAILED),
+        # a direction the cited series itself took is about that series
+        ("The share of digitally active members climbed from 48.2% in Q1'25 to 55.4% in "
+         "Q4'25.", ["digital.activeShare"], UNDECIDED),
+        ("Digitally active members climbed to 55.4% in Q4'25.",
+         ["digital.activeShare[\"Q4'25\"]"], FAILED),
     ],
 )  # fmt: skip
 def test_reading_a_report_in_its_own_terms(

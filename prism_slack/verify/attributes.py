@@ -289,15 +289,21 @@ def _fits(
     top = path_words(source.path.split(".", 1)[0])  # "scores" of scores.* names no field
     section, section_concepts = {stem(w) for w in top}, concepts.all_concepts(top)
     specific = [w for w in said if stem(w) not in section]
-    speaks = bool((concepts.all_concepts(clause) & source.measures) - section_concepts) or any(
-        whole.has_exactly(w) for w in specific
-    )
-    missing = {c for c in measures - source.concepts if not _spelt_in(c, clause, whole)}
+    record = _record(source.path)
+    siblings = [c for c in cited if record is not None and _record(c.path) == record]
+    # a row's value is named by its cited cells (``metric: Net revenue retention``)
+    kin = frozenset().union(*(c.concepts for c in siblings)) - section_concepts
+    speaks = bool(
+        (concepts.all_concepts(clause) & (source.measures | kin)) - section_concepts
+    ) or any(whole.has_exactly(w) for w in specific)
+    missing = {c for c in measures - source.concepts - kin if not _spelt_in(c, clause, whole)}
     if any(missing & family and source.measures & family for family in lexicon.EXCLUSIVE_MEASURES):
         return "contradicts"  # "gross revenue retention" citing net_revenue_retention_pct
+    # (a section's own word, ``QUARTERLY.CALL_WAIT``, names the section, not the field)
+    qualifiers = source.qualifiers - section_concepts
     reversed_ = missing & lexicon.REVERSE_QUALIFIERS
     reversed_ = reversed_ & _attributive_concepts(clause) if reversed_ else reversed_
-    if reversed_ and (source.qualifiers or (reversed_ & named and not speaks)):
+    if reversed_ and (qualifiers or (reversed_ & named and not speaks)):
         return "contradicts"  # "net margin" citing gross_margin
     pairs = list(zip(source.quantities, source.clauses, strict=True))
     if missing:
@@ -309,12 +315,9 @@ def _fits(
         return "doubt"
     if any(v.from_path and matches(q, v) for v in source.quantities):
         return "fits"  # the field's own path names the number (``rule_of_40``)
-    dropped = not source.qualifiers - section_concepts <= concepts.all_concepts(clause)
-    # (a section's own word, ``QUARTERLY.CALL_WAIT``, names the section, not the field)
+    dropped = not qualifiers <= concepts.all_concepts(clause)
     if (measures or said) and dropped and requalified(source, measures):
         return "contradicts"  # "revenue was $3M" citing net_revenue_usd beside gross
-    record = _record(source.path)
-    siblings = [c for c in cited if record is not None and _record(c.path) == record]
     record_words = WordSet.union(
         [whole, *(WordSet(c.stems, c.prefixes, c.concepts) for c in siblings)]
     )
@@ -541,7 +544,7 @@ def swap_problems(
         if evidence.words.has(word):
             continue
         key = stem(word)
-        swapped = _column_swap(key, items, cells or {}, word)
+        swapped = _column_swap(key, items, cells or {}, word, said)
         if swapped is not None:
             problems.append(swapped)
             continue
@@ -555,7 +558,7 @@ def swap_problems(
             if prose:  # a passage's paraphrase: the other item must fit the claim better
                 ours = max((fit(held[i]) for i in mine if i < len(held)), default=0)
                 holders = [j for j in holders if fit(held[j]) > ours]
-            if holders:
+            if holders and not _names_own_cell(key, holders, mine, (cells or {}).get(head), said):
                 message = (
                     f"'{word}' is a word of {head}[{holders[0]}], not of the cited "
                     f"{head}[{min(mine)}]"
@@ -563,6 +566,23 @@ def swap_problems(
                 problems.append(Problem("attribute.word_of_another", message))
                 break
     return problems
+
+
+def _names_own_cell(
+    key: str,
+    holders: Sequence[int],
+    mine: set[int],
+    columns: Mapping[str, Mapping[int, frozenset[str]]] | None,
+    said: set[str],
+) -> bool:
+    """Is ``key`` another item's cell in a column whose cited cell the claim names too
+    (``churn`` of ``Logo churn`` beside the cited ``Net revenue retention``, said ``net``)?
+    Then the word qualifies the cited item; it does not stand in for it."""
+    return any(
+        any(key in by_item.get(j, ()) for j in holders)
+        and any(by_item.get(i, frozenset()) & said for i in mine)
+        for by_item in (columns or {}).values()
+    )
 
 
 PROSE_WORDS = 8
@@ -574,11 +594,16 @@ def _column_swap(
     items: Mapping[str, set[int]],
     cells: Mapping[str, Mapping[str, Mapping[int, frozenset[str]]]],
     word: str,
+    said: set[str],
 ) -> Problem | None:
+    """Another item's cell word, in a column where the claim names no word of the cited
+    item's own cell (``net of churn`` beside ``NRR``, the cited row's ``Net revenue
+    retention``, qualifies; it does not replace)."""
     for head, mine in items.items():
         for column, by_item in cells.get(head, {}).items():
             holders = [j for j, stems in by_item.items() if key in stems and j not in mine]
-            if holders and any(i in by_item and key not in by_item[i] for i in mine):
+            own = [by_item[i] for i in mine if i in by_item]
+            if holders and own and not any(key in cell or cell & said for cell in own):
                 message = (
                     f"'{word}' is {head}[{holders[0]}].{column}, not the cited "
                     f"{head}[{min(mine)}].{column}"

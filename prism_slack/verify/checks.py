@@ -545,6 +545,17 @@ class ClaimContext:
             for s in self.series.values()
         )
 
+    def _series_goes(self, sign: int) -> bool:
+        """Did a series the claim cites two or more points of go the way ``sign`` says?"""
+        cited = {leaf.path for leaf in self.cited}
+        direction = "up" if sign > 0 else "down"
+        return any(
+            s.series is not None
+            and s.series.direction == direction
+            and len(cited & {p.path for p in s.series.points}) > 1
+            for s in self.series.values()
+        )
+
     def _negative(self, path: str) -> bool:
         """Does the field's own value open with a negator (``No in-ground probes``)?"""
         leaf = self.evidence.leaf(path)
@@ -589,6 +600,8 @@ class ClaimContext:
             if (change.value > 0) != (sign > 0):
                 message = f"the claim says it went the other way ({leaf.path} = {change.text})"
                 problems.append(Problem("attribute.trend_of_change", message))
+        if self._series_goes(sign):
+            return problems  # the cited series itself went that way: the claim is about it
         for concept in sorted(concepts.measures(tokens)):
             for path, trend in self.index.trends.get(concept, ()):
                 if trend != sign and path not in anchored:

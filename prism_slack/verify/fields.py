@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 
 from prism_slack.evidence import Scalar
 from prism_slack.facts.model import AGAINST, Source, TypedFact, Unit
@@ -235,16 +236,18 @@ _RANGE = re.compile(r"\s*[01]\s*(?:[-–—]|to)\s*(\d+)\s*")
 _PATH_PERIOD = re.compile(r"^(?:fy(\d{4}|\d{2})|q([1-4])|h([12])|((?:19|20)\d{2}))$")
 
 
-def path_periods(path: str) -> tuple[Quantity, ...]:
+def path_periods(path: str, label: str | None = None) -> tuple[Quantity, ...]:
     """Periods and numbers a field path names (``financials.fy2025.revenue``,
-    ``q1_growth_pct``, ``rule_of_40``); list indexes are not numbers."""
-    out = []
-    for word in re.split(r"[._\-\s\[\]\"]+", re.sub(r"\[\d+\]", "", path).lower()):
+    ``q1_growth_pct``, ``rule_of_40``); list indexes are not numbers. ``label``: the
+    period the typed fact read from the key (``H2 2025``), read whole."""
+    out = list(_written_periods(label)) if label else []
+    for word in re.split(r"[._\-\s\[\]\"(),]+", re.sub(r"\[\d+\]", "", path).lower()):
         if word.isdigit() and not _PATH_PERIOD.match(word):
             out.append(Quantity(QKind.NUMBER, word, value=Decimal(word), from_path=True))
             continue
         m = _PATH_PERIOD.match(word)
         if m is None:
+            out += _written_periods(word)
             continue
         fy, quarter, half, year = m.groups()
         if fy:
@@ -259,3 +262,15 @@ def path_periods(path: str) -> tuple[Quantity, ...]:
             continue
         out.append(Quantity(QKind.PERIOD, word, period=period, from_path=True))
     return tuple(out)
+
+
+@lru_cache(maxsize=4096)
+def _written_periods(word: str) -> tuple[Quantity, ...]:
+    """A key or period label written as the claim grammar reads it (``Q3'25``)."""
+    if not any(c.isdigit() for c in word):
+        return ()
+    return tuple(
+        replace(q, from_path=True)
+        for q in scan(word).quantities
+        if q.kind is QKind.PERIOD and q.period is not None and q.period.year is not None
+    )

@@ -102,6 +102,7 @@ RULES = (
 )  # fmt: skip
 
 WRONG_SIGN = "anchor.wrong_sign"
+WRONG_SCALE = "anchor.wrong_scale"
 COUNT_MISMATCH = "anchor.count_mismatch"
 """A cited list counted: its size is typed."""
 _PROOFS = frozenset({"anchor.nothing_cited"})
@@ -312,6 +313,27 @@ def _beyond(  # noqa: PLR0917
     before = text[: text.find(said)][-40:].lower()
     if reason.rule == WRONG_SIGN and set(re.findall(r"[a-z]+", before)) & lexicon.NEGATIVE_SENSE:
         return True  # ``a loss of A$4 million`` of ``-4.2``: the sign said in words
+    after = text[text.find(said) + len(said) :]
+    if q.share and _ORDINAL_SHARE.fullmatch(said) and not re.match(r"\s+of\b", after):
+        return True  # ``own two and charter a third``: an ordinal may be meant, not a share
+    quantities = [f.quantity for f in facts if f is not None and f.quantity is not None]
+    if q.kind is QKind.PERCENT and any(
+        c.unit is Unit.RATIO and c.value > 1 and abs(float(q.value) - 100 * (c.value - 1)) < 0.5
+        for c in quantities
+    ):
+        return True  # ``an NRR of 1.12 … grew by 12%``: a multiple's excess, reckoned
+    unit_word = re.match(r"\s+([a-z]+)", after)
+    if unit_word and any(
+        c.measure and _prefixed(q.value, unit_word.group(1), c) for c in quantities
+    ):
+        return True  # ``900,000 litres`` of ``0.9 megalitres``: a metric prefix converted
+    if (
+        reason.rule == WRONG_SCALE
+        and q.kind is QKind.CURRENCY
+        and quantities
+        and all(c.unit is Unit.NUMBER and not c.currency for c in quantities)
+    ):
+        return True  # money against a bare number: the report does not say its scale
     said_year = str(int(q.value)) if q.year_like else ""
     if (
         said_year
@@ -361,6 +383,22 @@ def _beyond(  # noqa: PLR0917
     return relation is not None and (shares or relation.group(1).lower() == "times")
 
 
+_ORDINAL_SHARE = re.compile(r"(?:a|one)\s+(?:third|quarter|fifth|tenth)", re.I)
+_METRIC_PREFIXES = {"kilo": 1e3, "mega": 1e6, "giga": 1e9, "milli": 1e-3, "centi": 1e-2}
+
+
+def _prefixed(value: Decimal, word: str, cited: FactQuantity) -> bool:
+    """Is ``value`` ``word`` the cited quantity in a unit with a metric prefix
+    (``900,000 litres`` of ``0.9 megalitres``)?"""
+    for m in re.findall(r"[a-z]+", (cited.measure or "").lower()):
+        factor = _METRIC_PREFIXES.get(m[: -len(word)]) if m.endswith(word) else None
+        if factor and abs(float(value) - cited.value * factor) <= CONVERTED * abs(
+            cited.value * factor
+        ):
+            return True
+    return False
+
+
 CONVERTED = 0.1
 """A figure in another unit that comes within this share of a cited duration."""
 MONTH_SECONDS = 2_629_800
@@ -408,7 +446,7 @@ def _dimensions(fact: TypedFact | None, leaf: LeafFacts) -> set[str]:
     if fact is None:
         return set()
     if fact.kind is FactKind.QUANTITY and fact.quantity is not None:
-        return {_UNIT_DIMENSION[fact.quantity.unit]}
+        return {_UNIT_DIMENSION[fact.quantity.unit]} | ({"date"} if fact.period else set())
     if fact.kind is FactKind.DATE:
         return {"date"}
     found = {_dimension(q) for q in leaf.quantities if not q.from_path}
