@@ -291,8 +291,9 @@ def _fits(
     specific = [w for w in said if stem(w) not in section]
     record = _record(source.path)
     siblings = [c for c in cited if record is not None and _record(c.path) == record]
-    # a row's value is named by its cited cells (``metric: Net revenue retention``)
-    kin = frozenset().union(*(c.concepts for c in siblings)) - section_concepts
+    # a row's value is named by its cited label cells (``metric: Net revenue retention``)
+    labels = [c for c in siblings if c.is_text and not any(v.numeric for v in c.quantities)]
+    kin = frozenset().union(*(c.concepts for c in labels)) - section_concepts
     speaks = bool(
         (concepts.all_concepts(clause) & (source.measures | kin)) - section_concepts
     ) or any(whole.has_exactly(w) for w in specific)
