@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from functools import lru_cache
@@ -109,8 +109,9 @@ class ReportFacts:
 def compile_facts(data: Mapping[str, Any]) -> ReportFacts:
     """The typed facts of a report's JSON (the whole document, envelope included)."""
     declared_currency, declared_scale = _declared_money_unit(data)
+    leaves = _leaves(data)
     compiler = _Compiler(
-        _rate_convention(data), declared_currency or _report_currency(data), declared_scale
+        _rate_convention(leaves), declared_currency or _report_currency(leaves), declared_scale
     )
     compiler.walk_object("", data, _Scope(fractions=compiler.fractions), [])
     return ReportFacts(compiler.facts, compiler.series)
@@ -137,43 +138,48 @@ class _Compiler:
     def walk_object(
         self, path: str, obj: Mapping[str, Any], scope: _Scope, parents: list[str]
     ) -> None:
-        periodic = _series_keys(obj)
-        scope = self._object_scope(obj, scope, periodic=periodic)
-        value_object = any(key_words(str(k)) == ["value"] for k in obj)
+        shape = _shape(tuple(obj))
+        periodic = _series_keys(obj, shape)
+        scope = self._object_scope(obj, shape, scope, periodic=periodic)
+        value_object = shape.value_object
+        # a value object's other fields (``unit``, ``period``) take none of its meaning
+        meta_scope = replace(scope, unit=None, out_of=None, period=None) if value_object else scope
         for raw_key, child in obj.items():
             key = str(raw_key)
             child_scope = scope
             if periodic:
                 child_scope = replace(scope, period=key)
             elif value_object and key_words(key) != ["value"]:
-                child_scope = replace(scope, unit=None, out_of=None, period=None)
+                child_scope = meta_scope
             self.walk(join_key(path, key), key, child, child_scope, parents)
         if periodic and path:
             self._series(path, obj, parents)
         values = obj.get("values")
-        if isinstance(values, Mapping) and _series_keys(values):
+        if isinstance(values, Mapping) and _series_keys(values, _shape(tuple(values))):
             self._series(join_key(path, "values"), values, [*parents, "values"])
 
-    def _object_scope(self, obj: Mapping[str, Any], scope: _Scope, *, periodic: bool) -> _Scope:
-        by_words = {tuple(key_words(str(k))): v for k, v in obj.items()}
-        currency = by_words.get(("currency",)) or by_words.get(("currency", "code"))
+    def _object_scope(
+        self, obj: Mapping[str, Any], shape: _Shape, scope: _Scope, *, periodic: bool
+    ) -> _Scope:
+        changes: dict[str, Any] = {}
+        currency = shape.get(obj, "currency") or shape.get(obj, "currency", "code")
         if isinstance(currency, str) and (code := currency_code(currency)):
-            scope = replace(scope, currency=code, currency_source=Source.SIBLING)
-        unit = by_words.get(("unit",)) or by_words.get(("units",))
-        is_value_object = any(k[-1:] == ("value",) and len(k) == 1 for k in by_words)
+            changes |= {"currency": code, "currency_source": Source.SIBLING}
+        unit = shape.get(obj, "unit") or shape.get(obj, "units")
+        is_value_object = shape.value_object
         if isinstance(unit, str):
-            scope = replace(scope, unit=unit)
-        elif not is_value_object and not periodic:
-            scope = replace(scope, unit=None)
-        out_of = _scale_of(by_words)
+            changes["unit"] = unit
+        elif scope.unit is not None and not is_value_object and not periodic:
+            changes["unit"] = None
+        out_of = _scale_of(obj[k] for k in shape.scale_keys)
         if out_of is not None:
-            scope = replace(scope, out_of=out_of)
-        period = by_words.get(("period",))
+            changes["out_of"] = out_of
+        period = shape.get(obj, "period")
         if isinstance(period, str) and is_value_object:
-            scope = replace(scope, period=period)
+            changes["period"] = period
         elif scope.period is not None and not is_value_object:
-            scope = replace(scope, period=None)
-        return scope
+            changes["period"] = None
+        return replace(scope, **changes) if changes else scope
 
     def _series(self, path: str, obj: Mapping[str, Any], parents: list[str]) -> None:
         points = []
@@ -191,13 +197,12 @@ class _Compiler:
             f"{display.quantity(latest.quantity)} in {latest.period}, {trend} from "
             f"{display.quantity(previous.quantity)} in {previous.period}"
         )
-        words = key_words(parents[-1]) if parents else []
-        if words == ["values"] and len(parents) > 1:
-            words = key_words(parents[-2])
         self.series[path] = TypedFact(
             path=path,
             kind=FactKind.SERIES,
-            label=_sentence(words),
+            label=_series_label(
+                parents[-1] if parents else None, parents[-2] if len(parents) > 1 else None
+            ),
             display=shown,
             series=series,
             sources={"periods": Source.KEY},
@@ -206,12 +211,12 @@ class _Compiler:
     # -- leaves ---------------------------------------------------------------------
     def leaf(self, path: str, key: str, value: Any, scope: _Scope, parents: list[str]) -> TypedFact:
         words = key_words(key)
-        label = _label(key, words, parents)
+        label = _label(key, parents)
         base: dict[str, Any] = {"path": path, "label": label}
-        period, period_text = _period(key, words, scope)
+        period, period_text = _period(key, scope)
         if period is not None:
             base |= {"period": period, "period_text": period_text}
-        if parents and _PERIOD_KEY.match(key.strip()):
+        if parents and _is_period_key(key):
             words = key_words(parents[-1])  # CALL_WAIT_MINUTES["Q1'25"]: minutes, by its name
         if value is None:
             return TypedFact(**base, kind=FactKind.UNTYPED, display="null", note="no value")
@@ -234,14 +239,17 @@ class _Compiler:
         signed: bool = False,
         source: Source = Source.VALUE,
     ) -> TypedFact:
-        decimals = max(0, -int(number.as_tuple().exponent))
-        q, sources, note = self._read_number(number, words, parents, scope)
+        written = {
+            "decimals": max(0, -int(number.as_tuple().exponent)),
+            "approx": approx,
+            "signed": signed,
+        }
+        q, sources, note = self._read_number(number, words, parents, scope, written)
         if q is None:
             return TypedFact(
                 **base, kind=FactKind.UNTYPED, display=display.plain(number), note=note,
                 sources=sources,
             )  # fmt: skip
-        q = q.model_copy(update={"decimals": decimals, "approx": approx, "signed": signed})
         sources.setdefault("value", source)
         kind = FactKind.DATE if q.unit is Unit.YEAR else FactKind.QUANTITY
         when = _year(int(q.value)) if q.unit is Unit.YEAR else None
@@ -251,73 +259,75 @@ class _Compiler:
         )  # fmt: skip
 
     def _read_number(
-        self, number: Decimal, words: Sequence[str], parents: Sequence[str], scope: _Scope
+        self,
+        number: Decimal,
+        words: Sequence[str],
+        parents: Sequence[str],
+        scope: _Scope,
+        written: Mapping[str, Any],
     ) -> tuple[Quantity | None, dict[str, Source], str | None]:
+        """The quantity a number is, from its scope and its key; ``written`` is how the
+        value was written (decimals, approximate, signed)."""
         value = float(number)
+
+        def quantity(unit: Unit, **fields: Any) -> Quantity:
+            return Quantity(value=value, unit=unit, **fields, **written)
+
         sources: dict[str, Source] = {}
         note: str | None
-        own = set(words)
-        parent_words = set(key_words(parents[-1])) if parents else set()
+        key = _key_reading(tuple(words), parents[-1] if parents else None)
         scale = 1.0
-        for before, w in zip(["", *words], words, strict=False):
-            if (f := scale_factor(w)) is not None and w not in {"m", "b", "k"} and before != "per":
-                scale, sources["scale"] = f, Source.KEY
+        if key.scale is not None:
+            scale, sources["scale"] = key.scale, Source.KEY
         # 1. a unit object or sibling unit field
         if scope.unit is not None:
             read = _unit_text(scope.unit)
             if read is not None:
                 unit, currency, factor, measure = read
                 sources["unit"] = Source.OBJECT
-                q = Quantity(
-                    value=value, unit=unit, currency=currency, scale=factor or scale,
-                    measure=measure, out_of=scope.out_of,
+                q = quantity(
+                    unit, currency=currency, scale=factor or scale, measure=measure,
+                    out_of=scope.out_of,
                 )  # fmt: skip
                 return q, sources, None
         # 2. a score's scale beside it
-        if scope.out_of is not None and not own & word_set("scale_words"):
+        if scope.out_of is not None and not key.scale_word:
             sources["out_of"] = Source.SIBLING
-            return Quantity(value=value, unit=Unit.SCORE, out_of=scope.out_of), sources, None
+            return quantity(Unit.SCORE, out_of=scope.out_of), sources, None
         # 3. the key's own words
-        if own & word_set("basis_point_words"):
+        if key.basis_points:
             sources["unit"] = Source.KEY
-            return Quantity(value=value, unit=Unit.BASIS_POINTS), sources, None
-        if own & word_set("percent_words"):
+            return quantity(Unit.BASIS_POINTS), sources, None
+        if key.percent:
             sources["unit"] = Source.KEY
-            return Quantity(value=value, unit=Unit.PERCENT), sources, None
-        key_currency = next((c for w in words if (c := _key_currency(w))), None)
-        if key_currency:
+            return quantity(Unit.PERCENT), sources, None
+        if key.currency:
             sources["unit"] = sources["currency"] = Source.KEY
-            q = Quantity(value=value, unit=Unit.CURRENCY, currency=key_currency, scale=scale)
-            return q, sources, None
+            return quantity(Unit.CURRENCY, currency=key.currency, scale=scale), sources, None
         is_int = number == number.to_integral_value()
-        if is_int and 1800 <= value <= 2100 and (own & word_set("year_words") or "last" in own):
+        if is_int and 1800 <= value <= 2100 and key.year:
             sources["unit"] = Source.KEY
-            return Quantity(value=value, unit=Unit.YEAR), sources, None
-        if own & word_set("relation_words") and 0 < value < 10:
+            return quantity(Unit.YEAR), sources, None
+        if key.relation and 0 < value < 10:
             sources["unit"] = Source.KEY
-            return Quantity(value=value, unit=Unit.RATIO), sources, AGAINST
-        duration = _key_duration(words)
-        if duration:
+            return quantity(Unit.RATIO), sources, AGAINST
+        if key.duration:
             sources["unit"] = Source.KEY
-            return Quantity(value=value, unit=Unit.DURATION, measure=duration), sources, None
-        if own & word_set("scale_words"):
+            return quantity(Unit.DURATION, measure=key.duration), sources, None
+        if key.scale_word:
             sources["unit"] = Source.KEY
-            return Quantity(value=value, unit=Unit.NUMBER), sources, "a scale"
-        rate_words = word_set("rate_words")
-        rate = bool(own & rate_words) or (
-            bool(parent_words & rate_words) and not own & word_set("money_words")
-        )
-        if rate:
-            sources["unit"] = Source.KEY if own & rate_words else Source.PARENT
+            return quantity(Unit.NUMBER), sources, "a scale"
+        if key.rate is not None:
+            sources["unit"] = key.rate
             if abs(value) <= 1:
-                return Quantity(value=value, unit=Unit.FRACTION), sources, None
-            if own & word_set("multiple_words") or scope.fractions:
-                note = None if own & word_set("multiple_words") else "a rate above 1: a multiple"
-                return Quantity(value=value, unit=Unit.RATIO), sources, note
+                return quantity(Unit.FRACTION), sources, None
+            if key.multiple or scope.fractions:
+                note = None if key.multiple else "a rate above 1: a multiple"
+                return quantity(Unit.RATIO), sources, note
             if scope.fractions is False and abs(value) <= 100:
-                return Quantity(value=value, unit=Unit.PERCENT), sources, "rates here are percents"
+                return quantity(Unit.PERCENT), sources, "rates here are percents"
             return None, sources, f"a rate of {display.plain(value)}: percent or multiple?"
-        if own & word_set("money_words") and not _counts_other(words):
+        if key.money:
             currency = scope.currency or self.report_currency
             if currency is not None:
                 sources["currency"] = scope.currency_source if scope.currency else Source.REPORT
@@ -325,11 +335,10 @@ class _Compiler:
                 scale, sources["scale"] = self.report_scale, Source.REPORT
             sources["unit"] = Source.KEY
             note = None if currency else "an amount with no currency stated"
-            q = Quantity(value=value, unit=Unit.CURRENCY, currency=currency, scale=scale)
-            return q, sources, note
+            return quantity(Unit.CURRENCY, currency=currency, scale=scale), sources, note
         if is_int:
-            return Quantity(value=value, unit=Unit.COUNT, scale=scale), sources, None
-        return Quantity(value=value, unit=Unit.NUMBER, scale=scale), sources, None
+            return quantity(Unit.COUNT, scale=scale), sources, None
+        return quantity(Unit.NUMBER, scale=scale), sources, None
 
     def _string(
         self,
@@ -342,8 +351,9 @@ class _Compiler:
         stripped = text.strip()
         if not stripped:
             return TypedFact(**base, kind=FactKind.UNTYPED, display="", note="empty text")
-        approx = bool(_APPROX.match(stripped))
-        core = _APPROX.sub("", stripped)
+        approx_word = _APPROX.match(stripped)
+        approx = approx_word is not None
+        core = stripped[approx_word.end() :] if approx_word else stripped
         open_range = _OPEN_RANGE.search(core)
         if open_range and open_range.group(2).lower() in word_set("open_end_words"):
             start = int(open_range.group(1))
@@ -357,7 +367,7 @@ class _Compiler:
                     sources={"value": Source.VALUE},
                 )  # fmt: skip
         n_words = len(stripped.split())
-        if n_words >= PASSAGE_WORDS or not any(c.isdigit() for c in core):
+        if n_words >= PASSAGE_WORDS or not any(map(str.isdigit, core)):
             kind = FactKind.PASSAGE if n_words >= PASSAGE_WORDS else _name_or_passage(stripped)
             return TypedFact(
                 **base, kind=kind, display=_sentence_cut(stripped), text=stripped,
@@ -368,9 +378,7 @@ class _Compiler:
             fact = self._plain(base, fast, core, words, parents, scope, approx=approx)
             if fact is not None:
                 return fact
-        found = scan(core, report_text=True)
-        quantities = [q for q in found.quantities if q.kind is not QKind.RECORD or not q.parts]
-        whole = _whole(core, found.masked, quantities)
+        whole = _one_quantity(core)
         if whole is not None:
             fact = self._scanned(base, whole, core, words, parents, scope, approx=approx)
             if fact is not None:
@@ -443,7 +451,7 @@ class _Compiler:
                     update={"quantity": quantity, "display": display.quantity(quantity)}
                 )
             return fact
-        digits = re.search(r"\d[\d,]*(?:\.(\d+))?", q.text)
+        digits = _DIGITS.search(q.text)
         decimals = len(digits.group(1) or "") if digits else 0
         if q.kind is QKind.CURRENCY:
             quantity = Quantity(
@@ -463,7 +471,7 @@ class _Compiler:
                 decimals=decimals, approx=approx,
             )  # fmt: skip
         elif q.kind in (QKind.DATE, QKind.PERIOD):
-            when = _when(q)
+            when = _when_of(core)  # ``_when(q)``: ``q`` is the one quantity of ``core``
             if when is None and q.kind is QKind.DATE and len(q.dates) > 1:
                 return TypedFact(  # a date, but which one is open: no ``when``
                     **base, kind=FactKind.DATE, display=written, text=written,
@@ -471,7 +479,8 @@ class _Compiler:
                 )  # fmt: skip
             if when is None:
                 return None
-            when = when.model_copy(update={"approx": approx})
+            if approx:
+                when = when.model_copy(update={"approx": True})
             return TypedFact(
                 **base, kind=FactKind.DATE, display=display.when(when, written), when=when,
                 text=written, sources={"value": Source.VALUE},
@@ -507,9 +516,13 @@ def _plain_figure(text: str) -> re.Match[str] | None:
     return m
 
 
+_SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
+_DIGITS = re.compile(r"\d[\d,]*(?:\.(\d+))?")
+
+
 def _name_or_passage(text: str) -> FactKind:
     """A short text is a name unless it is written as sentences."""
-    sentences = len(re.findall(r"[.!?](?:\s|$)", text))
+    sentences = len(_SENTENCE_END.findall(text))
     return (
         FactKind.PASSAGE
         if sentences > 1 or (sentences and len(text.split()) >= 5)
@@ -517,11 +530,10 @@ def _name_or_passage(text: str) -> FactKind:
     )
 
 
-def _rate_convention(data: Mapping[str, Any]) -> bool | None:
-    """Whether the report stores rates as fractions: most numbers under a rate word (and no
-    percent word) are at most 1 (True), most are above 1 (False), or too few to tell."""
-    rate, percent = word_set("rate_words"), word_set("percent_words")
-    small = large = 0
+def _leaves(data: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    """Every leaf of the report with its key (a list item's key is its list's), in no
+    particular order: what the report-wide readings below count."""
+    leaves: list[tuple[str, Any]] = []
     stack: list[tuple[str, Any]] = list(data.items())
     while stack:
         key, value = stack.pop()
@@ -529,11 +541,19 @@ def _rate_convention(data: Mapping[str, Any]) -> bool | None:
             stack += [(str(k), v) for k, v in value.items()]
         elif isinstance(value, list):
             stack += [(key, v) for v in value]
-        elif isinstance(value, (int, float)) and not isinstance(value, bool):
-            words = set(key_words(key))
-            if words & rate and not words & percent:
-                small += abs(value) <= 1
-                large += abs(value) > 1
+        else:
+            leaves.append((key, value))
+    return leaves
+
+
+def _rate_convention(leaves: Sequence[tuple[str, Any]]) -> bool | None:
+    """Whether the report stores rates as fractions: most numbers under a rate word (and no
+    percent word) are at most 1 (True), most are above 1 (False), or too few to tell."""
+    small = large = 0
+    for key, value in leaves:
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and _rate_key(key):
+            small += abs(value) <= 1
+            large += abs(value) > 1
     if small + large < 3:
         return None
     if small >= 0.75 * (small + large):
@@ -543,27 +563,35 @@ def _rate_convention(data: Mapping[str, Any]) -> bool | None:
     return None
 
 
-def _report_currency(data: Mapping[str, Any]) -> str | None:
+@lru_cache(maxsize=65536)
+def _rate_key(key: str) -> bool:
+    """A rate word in the key and no percent word, read once per key."""
+    words = set(key_words(key))
+    return bool(words & word_set("rate_words")) and not words & word_set("percent_words")
+
+
+def _report_currency(leaves: Sequence[tuple[str, Any]]) -> str | None:
     """The one currency a report states, if it states one: in its ``currency`` fields,
     in its keys (``revenue_usd``) or in its money strings (``"£212.4m"``)."""
     found: set[str] = set()
-    stack: list[tuple[str, Any]] = list(data.items())
-    while stack:
-        key, value = stack.pop()
-        if isinstance(value, Mapping):
-            stack += [(str(k), v) for k, v in value.items()]
-        elif isinstance(value, list):
-            stack += [(key, v) for v in value]
-        else:
-            words = key_words(key)
-            if words == ["currency"] and isinstance(value, str):
-                code = currency_code(value)
-                if code:
-                    found.add(code)
-            found |= {c for w in words if (c := _key_currency(w))}
-            if isinstance(value, str) and len(value) < 40:
-                found |= {c for s in re.findall(r"[$€£]", value) if (c := currency_code(s))}
+    for key, value in leaves:
+        if isinstance(value, str) and key_words(key) == ["currency"]:
+            code = currency_code(value)
+            if code:
+                found.add(code)
+        found |= _key_currencies(key)
+        if isinstance(value, str) and len(value) < 40:
+            found |= {c for s in _CURRENCY_SYMBOL.findall(value) if (c := currency_code(s))}
     return found.pop() if len(found) == 1 else None
+
+
+_CURRENCY_SYMBOL = re.compile(r"[$€£]")
+
+
+@lru_cache(maxsize=65536)
+def _key_currencies(key: str) -> frozenset[str]:
+    """The currencies a key's words name (``revenue_usd``), read once per key."""
+    return frozenset(c for w in key_words(key) if (c := _key_currency(w)))
 
 
 _DECLARES = frozenset({"amounts", "figures", "values", "numbers", "money", "monetary", "reported"})
@@ -591,35 +619,71 @@ def _declared_money_unit(data: Mapping[str, Any]) -> tuple[str | None, float | N
     return None, None
 
 
-def _scale_of(by_words: Mapping[tuple[str, ...], Any]) -> float | None:
-    """A score scale one of an object's fields states: ``scaleMax: 5``, ``out_of: 5``,
-    ``Scale: "0–10"``."""
-    scale_words = word_set("scale_words")
-    for words, value in by_words.items():
-        if not words or not set(words) <= scale_words | {"scale", "max", "out", "of"}:
-            continue
+_SCALE_FIELD = frozenset({"scale", "max", "out", "of"})
+_SCALE_RANGE = re.compile(r"\s*(?:0|1)\s*[-–—to]+\s*(\d+(?:\.\d+)?)\s*")
+
+
+@dataclass(frozen=True, slots=True)
+class _Shape:
+    """What an object's keys say, read once per distinct tuple of keys (a report's rows
+    and sections repeat theirs)."""
+
+    fields: dict[tuple[str, ...], Any]
+    """Each key's words, in any case style, and the (last) key with those words."""
+    periods: bool
+    """At least two keys, and every key names a period."""
+    value_object: bool
+    """A key is ``value``: a ``{value, unit, period}`` object."""
+    scale_keys: tuple[Any, ...]
+    """The keys whose words name a score scale (``scaleMax``, ``out_of``), in order."""
+
+    def get(self, obj: Mapping[Any, Any], *words: str) -> Any:
+        """The value of ``obj``'s field with these words, or ``None``."""
+        return obj[self.fields[words]] if words in self.fields else None
+
+
+@lru_cache(maxsize=4096)
+def _shape(keys: tuple[Any, ...]) -> _Shape:
+    fields = {tuple(key_words(str(k))): k for k in keys}
+    scale_words = word_set("scale_words") | _SCALE_FIELD
+    return _Shape(
+        fields=fields,
+        periods=len(keys) >= 2 and all(_is_period_key(str(k)) for k in keys),
+        value_object=("value",) in fields,
+        scale_keys=tuple(k for words, k in fields.items() if words and set(words) <= scale_words),
+    )
+
+
+def _scale_of(values: Iterable[Any]) -> float | None:
+    """A score scale one of an object's scale fields (``_Shape.scale_keys``) states:
+    ``scaleMax: 5``, ``out_of: 5``, ``Scale: "0–10"``."""
+    for value in values:
         if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
             return float(value)
         if isinstance(value, str):
-            m = re.fullmatch(r"\s*(?:0|1)\s*[-–—to]+\s*(\d+(?:\.\d+)?)\s*", value)
+            m = _SCALE_RANGE.fullmatch(value)
             if m:
                 return float(m.group(1))
     return None
 
 
-def _series_keys(obj: Mapping[str, Any]) -> bool:
+def _series_keys(obj: Mapping[str, Any], shape: _Shape) -> bool:
     """Every key names a period (``2023``, ``FY22``, ``Q3 2025``) and at least two values
     are numbers: the object is a series."""
-    if len(obj) < 2 or not all(_PERIOD_KEY.match(str(k).strip()) for k in obj):
+    if not shape.periods:
         return False
     numeric = sum(
         (isinstance(v, (int, float)) and not isinstance(v, bool))
-        or (isinstance(v, str) and bool(re.match(r"^\s*[+\-−]?(?:[A-Z]{0,3}[$€£])?\d", v)))
+        or (isinstance(v, str) and bool(_NUMERIC_TEXT.match(v)))
         for v in obj.values()
     )
     return numeric >= 2
 
 
+_NUMERIC_TEXT = re.compile(r"^\s*[+\-−]?(?:[A-Z]{0,3}[$€£])?\d")
+
+
+@lru_cache(maxsize=4096)
 def _period_sort_key(key: str) -> tuple[int, int]:
     digits = re.findall(r"\d+", key)
     year = 0
@@ -636,15 +700,24 @@ def _period_sort_key(key: str) -> tuple[int, int]:
     return year, sub
 
 
-def _period(key: str, words: Sequence[str], scope: _Scope) -> tuple[When | None, str | None]:
-    text = scope.period
-    if text is None:
-        m = _KEY_PERIOD.search(key)
-        if m:
-            text = m.group(0).strip("()")
+def _period(key: str, scope: _Scope) -> tuple[When | None, str | None]:
+    text = scope.period if scope.period is not None else _key_period(key)
     if text is None:
         return None, None
     return _period_of(text), text
+
+
+@lru_cache(maxsize=65536)
+def _key_period(key: str) -> str | None:
+    """The period a key names (``"Tech Budget (FY26)"``: ``FY26``), read once per key."""
+    m = _KEY_PERIOD.search(key)
+    return m.group(0).strip("()") if m else None
+
+
+@lru_cache(maxsize=65536)
+def _is_period_key(key: str) -> bool:
+    """The key names a period (``2024``, ``FY22``, ``Q1'25``), read once per key."""
+    return bool(_PERIOD_KEY.match(key.strip()))
 
 
 @lru_cache(maxsize=4096)
@@ -708,6 +781,22 @@ def _year(year: int) -> When:
     return When(start=dt.date(year, 1, 1), end=dt.date(year, 12, 31), granularity=Granularity.YEAR)
 
 
+@lru_cache(maxsize=16384)
+def _one_quantity(core: str) -> Scanned | None:
+    """The one quantity a short value is, by the grammar, read once per distinct text
+    (periods and dates repeat across a report: ``FY25``, ``2026-01-01``)."""
+    found = scan(core, report_text=True)
+    quantities = [q for q in found.quantities if q.kind is not QKind.RECORD or not q.parts]
+    return _whole(core, found.masked, quantities)
+
+
+@lru_cache(maxsize=16384)
+def _when_of(core: str) -> When | None:
+    """The date or period a short value names, read once per distinct text."""
+    q = _one_quantity(core)
+    return None if q is None else _when(q)
+
+
 def _whole(core: str, masked: str, quantities: Sequence[Scanned]) -> Scanned | None:
     """The one quantity a short value is, when the rest is at most a few framing words
     (``+6.3% YoY``, ``1.8 nights``, ``3 working days``)."""
@@ -733,6 +822,7 @@ def _rest(written: str, found: str) -> str:
     return (written[i + len(found) :] if i >= 0 else "").strip()
 
 
+@lru_cache(maxsize=4096)
 def _unit_text(unit: str) -> tuple[Unit, str | None, float | None, str | None] | None:
     """A unit field's text: ``EUR million``, ``ratio``, ``days``, ``% of revenue``, ``FTE``."""
     text = unit.strip()
@@ -755,6 +845,58 @@ def _unit_text(unit: str) -> tuple[Unit, str | None, float | None, str | None] |
     if duration_unit(low):
         return Unit.DURATION, None, None, duration_unit(low)
     return Unit.COUNT if factor is None else Unit.NUMBER, None, factor, text
+
+
+@dataclass(frozen=True, slots=True)
+class _KeyReading:
+    """What a number's key (and its parent's key) say it counts, read once per pair."""
+
+    scale: float | None
+    """A scale word in the key (``revenue_millions``), not ``m``/``b``/``k`` or ``per X``."""
+    scale_word: bool
+    """The key names a score scale (``npsScale``)."""
+    basis_points: bool
+    percent: bool
+    currency: str | None
+    """A currency the key names (``revenue_usd``)."""
+    year: bool
+    relation: bool
+    """The key sets the number against something (``submissionsVsPriorYear``)."""
+    duration: str | None
+    rate: Source | None
+    """A rate word in the key (``KEY``) or, with no money word, in its parent's (``PARENT``)."""
+    multiple: bool
+    money: bool
+    """A money word names what the key counts (not ``field_sales_reps``)."""
+
+
+@lru_cache(maxsize=65536)
+def _key_reading(words: tuple[str, ...], parent: str | None) -> _KeyReading:
+    own = set(words)
+    parent_words = set(key_words(parent)) if parent is not None else set()
+    scale = None
+    for before, w in zip(["", *words], words, strict=False):
+        if (f := scale_factor(w)) is not None and w not in {"m", "b", "k"} and before != "per":
+            scale = f
+    rate_words, money_words = word_set("rate_words"), word_set("money_words")
+    rate = None
+    if own & rate_words:
+        rate = Source.KEY
+    elif parent_words & rate_words and not own & money_words:
+        rate = Source.PARENT
+    return _KeyReading(
+        scale=scale,
+        scale_word=bool(own & word_set("scale_words")),
+        basis_points=bool(own & word_set("basis_point_words")),
+        percent=bool(own & word_set("percent_words")),
+        currency=next((c for w in words if (c := _key_currency(w))), None),
+        year=bool(own & word_set("year_words")) or "last" in own,
+        relation=bool(own & word_set("relation_words")),
+        duration=_key_duration(words),
+        rate=rate,
+        multiple=bool(own & word_set("multiple_words")),
+        money=bool(own & money_words) and not _counts_other(words),
+    )
 
 
 def _key_currency(word: str) -> str | None:
@@ -791,18 +933,22 @@ def _counts_other(words: Sequence[str]) -> bool:
     return head[-1].endswith("s") and len(head) > 1
 
 
+_CAPITALS = re.compile(r"[A-Z]{2,}(?![a-z])")
+
+
 def _sentence(words: Sequence[str], key: str = "") -> str:
     """Words as a label: the first capitalised, acronyms in capitals (``data/facts/
     acronyms.txt``, or written so in ``key``: ``brokerNPS``)."""
-    caps = word_set("acronyms") | {w.lower() for w in re.findall(r"[A-Z]{2,}(?![a-z])", key)}
+    acronyms = word_set("acronyms")
+    caps = {w.lower() for w in _CAPITALS.findall(key)}
     joined: list[str] = []
     for w in words:  # "cet1Ratio": the key writes "cet1" as one word
         if joined and w.isdigit() and joined[-1].isalpha() and joined[-1] + w in key.lower():
             joined[-1] += w
-            caps = caps | {joined[-1]}
+            caps.add(joined[-1])
         else:
             joined.append(w)
-    text = " ".join(w.upper() if w in caps else w for w in joined)
+    text = " ".join(w.upper() if w in caps or w in acronyms else w for w in joined)
     return text[:1].upper() + text[1:]
 
 
@@ -812,29 +958,51 @@ _LABEL_DROP = frozenset(
 _GENERIC = frozenset({"value", "amount", "total", "count", "number", "current", "latest", "val"})
 
 
-def _label(key: str, words: Sequence[str], parents: Sequence[str]) -> str:
+def _label(key: str, parents: Sequence[str]) -> str:
     """A label from the key's words, in any case style: ``annualRevenue`` → ``Annual
     revenue``, ``"Annual Revenue"`` stays; a generic key (``value``, ``total``) or a period
     (``2024``) takes its parent's words first."""
-    if " " in key.strip():
-        own = key.strip()
-    else:
-        kept = [w for w in words if w not in _LABEL_DROP] or list(words)
-        if len(kept) > 1 and kept[-1].endswith("s") and _key_duration(kept):
-            kept = kept[:-1]
-        own = _sentence(kept, key)
-    generic = set(words) <= _GENERIC or bool(_PERIOD_KEY.match(key.strip()))
+    own = _own_label(key)
+    words = key_words(key)
+    generic = set(words) <= _GENERIC or _is_period_key(key)
     if generic and parents:
-        parent = parents[-1]
-        parent_label = parent.strip() if " " in parent else _sentence(key_words(parent), parent)
-        if parent_label.lower() == "values" and len(parents) > 1:
-            parent_label = _sentence(key_words(parents[-2]), parents[-2])
+        parent_label = _parent_label(parents[-1], parents[-2] if len(parents) > 1 else None)
         if set(words) <= {"value", "val", "amount"}:
             return parent_label
-        if _PERIOD_KEY.match(key.strip()):
+        if _is_period_key(key):
             return f"{parent_label} {key.strip()}"
         return f"{parent_label} {own[:1].lower() + own[1:]}"
     return own
+
+
+@lru_cache(maxsize=65536)
+def _own_label(key: str) -> str:
+    """The label of a key's own words, read once per key."""
+    if " " in key.strip():
+        return key.strip()
+    words = key_words(key)
+    kept = [w for w in words if w not in _LABEL_DROP] or list(words)
+    if len(kept) > 1 and kept[-1].endswith("s") and _key_duration(kept):
+        kept = kept[:-1]
+    return _sentence(kept, key)
+
+
+@lru_cache(maxsize=65536)
+def _parent_label(parent: str, grandparent: str | None) -> str:
+    """The label a generic key takes from its parent (a ``values`` parent: its own)."""
+    label = parent.strip() if " " in parent else _sentence(key_words(parent), parent)
+    if label.lower() == "values" and grandparent is not None:
+        label = _sentence(key_words(grandparent), grandparent)
+    return label
+
+
+@lru_cache(maxsize=4096)
+def _series_label(parent: str | None, grandparent: str | None) -> str:
+    """A series' label: its key's words (a ``values`` key: the key above it)."""
+    words = key_words(parent) if parent is not None else []
+    if words == ["values"] and grandparent is not None:
+        words = key_words(grandparent)
+    return _sentence(words)
 
 
 def _sentence_cut(text: str, limit: int = 300) -> str:
