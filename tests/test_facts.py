@@ -48,6 +48,30 @@ def facts_of(body: dict[str, Any]) -> Any:
         ({"s": {"ordering": {"value": 3, "out_of": 5}}}, "s.ordering.value", Unit.SCORE, "3/5"),
         # a score scale beside the scores
         ({"scores": {"scaleMax": 5, "quality": 2.5}}, "scores.quality", Unit.SCORE, "2.5/5"),
+        # keys that are labels with the unit, scale and period in brackets
+        ({"F": {"Revenue (FY2025, NZD m)": 318.4}}, 'F["Revenue (FY2025, NZD m)"]',
+         Unit.CURRENCY, "318.4M NZD"),
+        ({"F": {"Revenue growth (FY2025 vs FY2024, %)": 5.6}},
+         'F["Revenue growth (FY2025 vs FY2024, %)"]', Unit.PERCENT, "5.6%"),
+        ({"F": {"Net debt / EBITDA (x)": 2.9}}, 'F["Net debt / EBITDA (x)"]', Unit.RATIO, "2.9x"),
+        ({"F": {"Dividend (NZ cents per share)": 14.5}}, 'F["Dividend (NZ cents per share)"]',
+         Unit.NUMBER, "14.5 cents per share"),
+        ({"O": {"Crane rate (moves per hour)": 27.5}}, 'O["Crane rate (moves per hour)"]',
+         Unit.NUMBER, "27.5"),
+        ({"C": {"Satisfaction (2025, /10)": 6.1}}, 'C["Satisfaction (2025, /10)"]', Unit.SCORE,
+         "6.1/10"),
+        ({"Scores (out of 5)": {"Billing": 1.5}}, '["Scores (out of 5)"].Billing', Unit.SCORE,
+         "1.5/5"),
+        # a BI export's rows: the row's label names its value
+        ({"fin": [{"label": "Revenue (FY2025)", "value": 612.4, "unit": "USD m"}]},
+         "fin[0].value", Unit.CURRENCY, "$612.4M"),
+        ({"profile": [{"label": "Founded", "value": 2009}]}, "profile[0].value", Unit.YEAR,
+         "2009"),
+        # display strings: a multiple, a scale word, an abbreviated unit
+        ({"fin": {"interest_cover": "2.6x"}}, "fin.interest_cover", Unit.RATIO, "2.6x"),
+        ({"p": {"household_customers": "1.46 mn"}}, "p.household_customers", Unit.COUNT,
+         "1,460,000"),
+        ({"cs": {"lead_time": "6 wks"}}, "cs.lead_time", Unit.DURATION, "6 weeks"),
     ],
 )  # fmt: skip
 def test_a_leaf_is_read_from_wherever_the_report_states_its_unit(
@@ -121,3 +145,26 @@ def test_names_and_passages_are_told_apart() -> None:
     crm, detail = facts.get("vendors.crm"), facts.get("findings[0].detail")
     assert crm is not None and crm.kind is FactKind.NAME
     assert detail is not None and detail.kind is FactKind.PASSAGE
+
+
+def test_a_table_stored_by_column_takes_its_periods_and_units() -> None:
+    """``years: [FY23, FY24, FY25]`` beside ``revenue: [...]``: each item is of its year,
+    in the unit ``units`` gives the column, and the column is a series."""
+    facts = facts_of({
+        "fin": {"years": ["FY23", "FY24", "FY25"], "units": {"revenue": "GBP m"},
+                "revenue": [871.4, 904.2, 958.7]},
+        "cs": {"quarters": ["2025-Q2", "2025-Q3"], "answered": ["61 %", "55 %"]},
+    })  # fmt: skip
+    latest = facts.get("fin.revenue[2]")
+    assert latest.display == "£958.7M" and latest.period_text == "FY25"
+    assert facts.series["fin.revenue"].series.direction == "up"
+    quarter = facts.get("cs.answered[1]").period
+    assert quarter is not None and quarter.granularity.value == "quarter"
+    assert quarter.start is not None and quarter.start.month == 7
+
+
+def test_keys_that_differ_only_by_period_are_one_series() -> None:
+    facts = facts_of({"C": {"Satisfaction (2023, /10)": 6.8, "Satisfaction (2025, /10)": 6.1}})
+    [series] = facts.series.values()
+    assert series.series is not None and series.series.direction == "down"
+    assert [p.period for p in series.series.points] == ["2023", "2025"]

@@ -64,7 +64,7 @@ _PERIOD_KEY = re.compile(
     r"(?:h([12])|([12])h)\s?(?:fy)?\s?'?(\d{2}|\d{4})?|(\d{4})\s?-?\s?(?:q([1-4])|h([12])))$",
     re.IGNORECASE,
 )
-_KEY_PERIOD = re.compile(r"\((?:fy\s?)?'?(\d{2}|\d{4})\)|\b(fy\s?'?\d{2,4})\b", re.IGNORECASE)
+_KEY_PERIOD = re.compile(r"\((?:fy\s?)?'?(\d{4}|\d{2})(?=[,)])|\b(fy\s?'?\d{2,4})\b", re.IGNORECASE)
 _OPEN_RANGE = re.compile(r"(\d{4})\s*[-–—]\s*([A-Za-z]+)\s*$")
 _APPROX = re.compile(r"^\s*(?:approx\.?|approximately|c\.|ca\.|circa|about|around|~|est\.)\s*")
 _VALUE_KEYS = frozenset({"value", "amount", "val"})
@@ -82,7 +82,11 @@ class _Scope:
     currency_source: Source = Source.SIBLING
     unit: str | None = None
     out_of: float | None = None
+    out_of_source: Source = Source.SIBLING
     period: str | None = None
+    name: str | None = None
+    """The label a row gives its value (``{label: "Revenue, group (FY2025)", value: …}``):
+    the value's key words, label and period."""
     fractions: bool | None = None
     """The report stores its rates as fractions (True), as percents (False), or unknown."""
 
@@ -141,22 +145,50 @@ class _Compiler:
         shape = _shape(tuple(obj))
         periodic = _series_keys(obj, shape)
         scope = self._object_scope(obj, shape, scope, periodic=periodic)
+        if parents and (out_of := _key_out_of(parents[-1])) is not None:
+            # ``"Maturity Scores (out of 5)": {…}``
+            scope = replace(scope, out_of=out_of, out_of_source=Source.PARENT)
         value_object = shape.value_object
         # a value object's other fields (``unit``, ``period``) take none of its meaning
         meta_scope = replace(scope, unit=None, out_of=None, period=None) if value_object else scope
+        if value_object:
+            name = next((v for k in shape.name_keys if isinstance(v := obj[k], str)), None)
+            scope = replace(scope, name=name) if name else scope
+        index, units = _columns(obj, shape)
         for raw_key, child in obj.items():
             key = str(raw_key)
+            child_path = join_key(path, key)
             child_scope = scope
             if periodic:
                 child_scope = replace(scope, period=key)
             elif value_object and key_words(key) != ["value"]:
                 child_scope = meta_scope
-            self.walk(join_key(path, key), key, child, child_scope, parents)
+            if (
+                index
+                and isinstance(child, list)
+                and len(child) == len(index)
+                and child is not index
+            ):
+                # a column of a table whose ``years`` column gives each item's period
+                column = replace(child_scope, unit=units.get(key, child_scope.unit))
+                for i, (period, item) in enumerate(zip(index, child, strict=True)):
+                    item_scope = replace(column, period=str(period))
+                    self.walk(f"{child_path}[{i}]", key, item, item_scope, parents)
+                points = [(str(p), f"{child_path}[{i}]") for i, p in enumerate(index)]
+                self._series(child_path, points, [*parents, key])
+                continue
+            self.walk(child_path, key, child, child_scope, parents)
         if periodic and path:
-            self._series(path, obj, parents)
+            self._series(path, [(str(k), join_key(path, str(k))) for k in obj], parents)
+        for stem_key, members in _period_siblings(tuple(map(str, obj))).items():
+            # ``Revenue (FY2024, NZD m)`` beside ``Revenue (FY2025, NZD m)``: one series
+            points = [(period, join_key(path, key)) for period, key in members]
+            self._series(join_key(path, stem_key), points, [*parents, stem_key])
         values = obj.get("values")
         if isinstance(values, Mapping) and _series_keys(values, _shape(tuple(values))):
-            self._series(join_key(path, "values"), values, [*parents, "values"])
+            at = join_key(path, "values")
+            points = [(str(k), join_key(at, str(k))) for k in values]
+            self._series(at, points, [*parents, "values"])
 
     def _object_scope(
         self, obj: Mapping[str, Any], shape: _Shape, scope: _Scope, *, periodic: bool
@@ -173,7 +205,7 @@ class _Compiler:
             changes["unit"] = None
         out_of = _scale_of(obj[k] for k in shape.scale_keys)
         if out_of is not None:
-            changes["out_of"] = out_of
+            changes |= {"out_of": out_of, "out_of_source": Source.SIBLING}
         period = shape.get(obj, "period")
         if isinstance(period, str) and is_value_object:
             changes["period"] = period
@@ -181,10 +213,11 @@ class _Compiler:
             changes["period"] = None
         return replace(scope, **changes) if changes else scope
 
-    def _series(self, path: str, obj: Mapping[str, Any], parents: list[str]) -> None:
+    def _series(self, path: str, periods: list[tuple[str, str]], parents: list[str]) -> None:
+        """The series of the facts at these (period, path) pairs, in period order."""
         points = []
-        for key in sorted((str(k) for k in obj), key=_period_sort_key):
-            fact = self.facts.get(join_key(path, key))
+        for key, at in sorted(periods, key=lambda pair: _period_sort_key(pair[0])):
+            fact = self.facts.get(at)
             if fact is not None and fact.quantity is not None:
                 points.append(SeriesPoint(period=key, path=fact.path, quantity=fact.quantity))
         if len(points) < 2:
@@ -212,12 +245,17 @@ class _Compiler:
     def leaf(self, path: str, key: str, value: Any, scope: _Scope, parents: list[str]) -> TypedFact:
         words = key_words(key)
         label = _label(key, parents)
+        if scope.name and words == ["value"]:  # a row's value, named by the row's label
+            key, words, label = scope.name, key_words(scope.name), scope.name.strip()
         base: dict[str, Any] = {"path": path, "label": label}
         period, period_text = _period(key, scope)
         if period is not None:
             base |= {"period": period, "period_text": period_text}
         if parents and _is_period_key(key):
             words = key_words(parents[-1])  # CALL_WAIT_MINUTES["Q1'25"]: minutes, by its name
+        if (out_of := _key_out_of(key)) is not None:
+            # ``Customer satisfaction (2025, /10)``
+            scope = replace(scope, out_of=out_of, out_of_source=Source.KEY)
         if value is None:
             return TypedFact(**base, kind=FactKind.UNTYPED, display="null", note="no value")
         if isinstance(value, bool):
@@ -292,7 +330,7 @@ class _Compiler:
                 return q, sources, None
         # 2. a score's scale beside it
         if scope.out_of is not None and not key.scale_word:
-            sources["out_of"] = Source.SIBLING
+            sources["out_of"] = scope.out_of_source
             return quantity(Unit.SCORE, out_of=scope.out_of), sources, None
         # 3. the key's own words
         if key.basis_points:
@@ -301,6 +339,12 @@ class _Compiler:
         if key.percent:
             sources["unit"] = Source.KEY
             return quantity(Unit.PERCENT), sources, None
+        if key.times:
+            sources["unit"] = Source.KEY
+            return quantity(Unit.RATIO, measure="x"), sources, None
+        if key.subunit:
+            sources["unit"] = Source.KEY
+            return quantity(Unit.NUMBER, measure=key.subunit), sources, None
         if key.currency:
             sources["unit"] = sources["currency"] = Source.KEY
             return quantity(Unit.CURRENCY, currency=key.currency, scale=scale), sources, None
@@ -414,6 +458,9 @@ class _Compiler:
         if suffix == "%" and not symbol:
             q = Quantity(value=float(number) * sign, unit=Unit.PERCENT, decimals=decimals,
                          approx=approx, signed=signed)  # fmt: skip
+        elif suffix == "x" and not symbol:
+            q = Quantity(value=float(number) * sign, unit=Unit.RATIO, measure="x",
+                         decimals=decimals, approx=approx, signed=signed)  # fmt: skip
         elif symbol and suffix != "%":
             factor = scale_factor(suffix) if suffix else 1.0
             if factor is None or currency_code(symbol) is None:
@@ -445,7 +492,16 @@ class _Compiler:
                 words, parents, scope, approx=approx, signed=signed,
             )  # fmt: skip
             rest = written[len(_bare(written)) :].strip()
-            if rest and fact.quantity is not None and not fact.quantity.measure:
+            if rest and scale_factor(rest) is not None:
+                return fact  # ``1.46 mn``: the grammar applied the scale
+            if rest and fact.quantity is not None and duration_unit(rest):
+                quantity = fact.quantity.model_copy(  # ``6 wks``
+                    update={"unit": Unit.DURATION, "measure": duration_unit(rest)}
+                )
+                fact = fact.model_copy(
+                    update={"quantity": quantity, "display": display.quantity(quantity)}
+                )
+            elif rest and fact.quantity is not None and not fact.quantity.measure:
                 quantity = fact.quantity.model_copy(update={"measure": rest})
                 fact = fact.model_copy(
                     update={"quantity": quantity, "display": display.quantity(quantity)}
@@ -502,7 +558,7 @@ def _from_value(base: dict[str, Any], q: Quantity, written: str, *, approx: bool
 
 _FIGURE = re.compile(
     r"^(?P<sign>[+\-−])?(?P<cur>[$€£]|[A-Z]{3}\s?|[A-Z]{1,2}\$)?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
-    r"(?P<suffix>%|bn|mn|[kmb])?$",
+    r"\s?(?P<suffix>%|bn|mn|[kmbx])?$",
     re.IGNORECASE,
 )
 
@@ -634,12 +690,49 @@ class _Shape:
     """At least two keys, and every key names a period."""
     value_object: bool
     """A key is ``value``: a ``{value, unit, period}`` object."""
+    name_keys: tuple[Any, ...]
+    """The keys that may hold a row's label (``label``, ``metric``), in order."""
+    index_key: Any
+    """The key of a table's period column (``years``, ``quarters``), if any."""
     scale_keys: tuple[Any, ...]
     """The keys whose words name a score scale (``scaleMax``, ``out_of``), in order."""
 
     def get(self, obj: Mapping[Any, Any], *words: str) -> Any:
         """The value of ``obj``'s field with these words, or ``None``."""
         return obj[self.fields[words]] if words in self.fields else None
+
+
+_OUT_OF = re.compile(r"(?:\bout\s+of|/)\s*(\d+(?:\.\d+)?)\s*\)")
+
+
+@lru_cache(maxsize=65536)
+def _key_out_of(key: str) -> float | None:
+    """A score scale a key states in brackets (``(out of 5)``, ``(2025, /10)``)."""
+    m = _OUT_OF.search(key)
+    return float(m.group(1)) if m else None
+
+
+_ROW_LABELS = frozenset(
+    (w,) for w in ("label", "metric", "name", "item", "kpi", "measure", "indicator", "line")
+)
+_PERIOD_COLUMNS = frozenset(
+    (w,) for w in ("years", "quarters", "periods", "months", "halves", "year", "period")
+)
+
+
+def _columns(obj: Mapping[str, Any], shape: _Shape) -> tuple[list[Any], dict[str, str]]:
+    """A table stored by column: its period column (``years: [FY23, FY24, FY25]``) and the
+    units a ``units`` object gives its other columns (``units: {revenue: "GBP m"}``)."""
+    index = obj[shape.index_key] if shape.index_key is not None else None
+    if not (
+        isinstance(index, list) and len(index) >= 2 and all(_is_period_key(str(p)) for p in index)
+    ):
+        return [], {}
+    units = shape.get(obj, "units")
+    by_key = {str(k): v for k, v in units.items() if isinstance(v, str)} if isinstance(
+        units, Mapping
+    ) else {}  # fmt: skip
+    return index, by_key
 
 
 @lru_cache(maxsize=4096)
@@ -650,6 +743,8 @@ def _shape(keys: tuple[Any, ...]) -> _Shape:
         fields=fields,
         periods=len(keys) >= 2 and all(_is_period_key(str(k)) for k in keys),
         value_object=("value",) in fields,
+        name_keys=tuple(k for words, k in fields.items() if words in _ROW_LABELS),
+        index_key=next((k for words, k in fields.items() if words in _PERIOD_COLUMNS), None),
         scale_keys=tuple(k for words, k in fields.items() if words and set(words) <= scale_words),
     )
 
@@ -714,15 +809,36 @@ def _key_period(key: str) -> str | None:
     return m.group(0).strip("()") if m else None
 
 
+@lru_cache(maxsize=4096)
+def _period_siblings(keys: tuple[str, ...]) -> dict[str, list[tuple[str, str]]]:
+    """Keys that are one key but for the period they name: the key without its period →
+    (period, key) of each, for two or more."""
+    groups: dict[str, list[tuple[str, str]]] = {}
+    for key in keys:
+        m = _KEY_PERIOD.search(key)
+        if m is None:
+            continue
+        opened = "(" if m.group(0).startswith("(") else ""
+        rest = re.sub(r"\(\s*,\s*", "(", key[: m.start()] + opened + key[m.end() :])
+        rest = re.sub(r"\(\s*,?\s*\)", "", re.sub(r",\s*\)", ")", rest))
+        groups.setdefault(" ".join(rest.split()), []).append((m.group(0).strip("()"), key))
+    return {k: v for k, v in groups.items() if len(v) >= 2}
+
+
 @lru_cache(maxsize=65536)
 def _is_period_key(key: str) -> bool:
     """The key names a period (``2024``, ``FY22``, ``Q1'25``), read once per key."""
     return bool(_PERIOD_KEY.match(key.strip()))
 
 
+_YEAR_FIRST = re.compile(r"^((?:19|20)\d{2})\s*[-/ ]\s*([QH][1-4])$", re.IGNORECASE)
+
+
 @lru_cache(maxsize=4096)
 def _period_of(text: str) -> When | None:
-    """A period label (``FY25``, ``Q3 2025``, ``2024``) read once per distinct label."""
+    """A period label (``FY25``, ``Q3 2025``, ``2024``) read once per distinct label;
+    a year written first (``2025-Q3``, ``2025 H1``) is read as the grammar writes it."""
+    text = _YEAR_FIRST.sub(r"\2 \1", text.strip())
     for q in scan(text, report_text=True).quantities:
         when = _when(q)
         if when is not None:
@@ -832,7 +948,8 @@ def _unit_text(unit: str) -> tuple[Unit, str | None, float | None, str | None] |
     tokens = re.findall(r"[%$€£]|[A-Za-z]+", text)
     currency = next((c for t in tokens if (c := currency_code(t))), None)
     factor = next((f for t in tokens if (f := scale_factor(t)) and t.lower() not in "mbk"), None)
-    if currency:
+    if currency:  # beside a currency, ``m`` is millions (``USD m``)
+        factor = next((f for t in tokens if (f := scale_factor(t))), None)
         return Unit.CURRENCY, currency, factor, None
     if low.startswith("%") or tokens[:1] in (["percent"], ["pct"]):
         return Unit.PERCENT, None, None, text if len(text) > 1 else None
@@ -866,8 +983,12 @@ class _KeyReading:
     rate: Source | None
     """A rate word in the key (``KEY``) or, with no money word, in its parent's (``PARENT``)."""
     multiple: bool
+    times: bool
+    """The key says the number is a multiple as written (``(x)``)."""
     money: bool
     """A money word names what the key counts (not ``field_sales_reps``)."""
+    subunit: str | None
+    """Money in hundredths, as the key says it (``cents per share``)."""
 
 
 @lru_cache(maxsize=65536)
@@ -876,14 +997,19 @@ def _key_reading(words: tuple[str, ...], parent: str | None) -> _KeyReading:
     parent_words = set(key_words(parent)) if parent is not None else set()
     scale = None
     for before, w in zip(["", *words], words, strict=False):
-        if (f := scale_factor(w)) is not None and w not in {"m", "b", "k"} and before != "per":
+        if (f := scale_factor(w)) is None or before == "per":
+            continue
+        if w not in {"m", "b", "k"} or _key_currency(before):  # ``NZD m``, not ``m`` alone
             scale = f
     rate_words, money_words = word_set("rate_words"), word_set("money_words")
     rate = None
-    if own & rate_words:
+    if "per" in own:
+        pass  # ``gross moves per hour``, ``cents per share``: so much a unit, not a rate
+    elif own & rate_words:
         rate = Source.KEY
     elif parent_words & rate_words and not own & money_words:
         rate = Source.PARENT
+    subunit = next((i for i, w in enumerate(words) if w in word_set("subunit_words")), None)
     return _KeyReading(
         scale=scale,
         scale_word=bool(own & word_set("scale_words")),
@@ -895,7 +1021,9 @@ def _key_reading(words: tuple[str, ...], parent: str | None) -> _KeyReading:
         duration=_key_duration(words),
         rate=rate,
         multiple=bool(own & word_set("multiple_words")),
+        times=bool(own & word_set("times_words")),
         money=bool(own & money_words) and not _counts_other(words),
+        subunit=" ".join(words[subunit:]) if subunit is not None else None,
     )
 
 

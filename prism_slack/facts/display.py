@@ -30,6 +30,8 @@ def quantity(q: Quantity) -> str:
     """One quantity, in the report's currency, fractions and ratios as percents."""
     approx = "approx. " if q.approx else ""
     sign = "+" if q.signed and q.value > 0 else ""
+    if q.unit is Unit.RATIO and q.measure == "x":
+        return f"{approx}{plain(q.value)}x"  # a multiple written as one (``2.6x``)
     pct = q.percent
     if pct is not None:
         text = f"{plain(round(Decimal(repr(pct)), 4))}%"

@@ -517,6 +517,8 @@ class ClaimContext:
                 value = stated[denial.value]
                 if any(self._negative(leaf.path) for leaf in value.sources):
                     continue  # ``has no in-ground probes`` of ``No in-ground probes``
+                if any(self._absent_in_row(leaf.path) for leaf in value.sources):
+                    continue  # ``no net income figure`` of a row whose value is ``n/a``
                 if not value.amount:
                     paths = ", ".join(leaf.path for leaf in value.sources)
                     message = f"the claim denies '{value.text}', which {paths} states"
@@ -554,6 +556,16 @@ class ClaimContext:
             and s.series.direction == direction
             and len(cited & {p.path for p in s.series.points}) > 1
             for s in self.series.values()
+        )
+
+    def _absent_in_row(self, path: str) -> bool:
+        """Is a cited field of the same list item an absent value (``n/a``, ``—``)?"""
+        row = list_item(path)
+        return row is not None and any(
+            (at := list_item(leaf.path)) is not None
+            and (at.list_path, at.item) == (row.list_path, row.item)
+            and not self.index.present(leaf)
+            for leaf in self.cited
         )
 
     def _negative(self, path: str) -> bool:

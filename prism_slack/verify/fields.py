@@ -12,7 +12,7 @@ from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 
 from prism_slack.evidence import Scalar
-from prism_slack.facts.model import AGAINST, Source, TypedFact, Unit
+from prism_slack.facts.model import AGAINST, Granularity, Source, TypedFact, Unit
 from prism_slack.verify import lexicon
 from prism_slack.verify.calendar import _two_digit_year
 from prism_slack.verify.numbers import Scan, scan
@@ -176,19 +176,33 @@ def _value_quantities(
     value: str | int | float, path: str, found_in: Scan | None, fact: TypedFact | None
 ) -> tuple[Quantity, ...]:
     hints = field_hints(path, fact)
+    typed = fact.quantity if fact is not None else None
     if isinstance(value, (int, float)):
         d = _to_decimal(value)
-        return tuple(number_quantities(d, repr(value), hints)) if d is not None else ()
+        if d is None:
+            return ()
+        found = tuple(number_quantities(d, repr(value), hints))
+        if (
+            typed is not None
+            and typed.out_of
+            and fact is not None
+            and fact.sources.get("out_of") in (Source.KEY, Source.PARENT)
+        ):  # a score whose scale its key or section states (``(out of 5)``, ``/10``)
+            scale = Decimal(repr(typed.out_of)).normalize()
+            found += (Quantity(QKind.SCORE, repr(value), value=d, scale=scale),)
+        return found
     if hints.scale and (m := _RANGE.fullmatch(value)):  # ``scale: "0-10"`` is out of 10
         return (Quantity(QKind.NUMBER, value, value=Decimal(m.group(1)), is_scale=True),)
     found = (found_in or scan(value, report_text=True)).quantities
-    typed = fact.quantity if fact is not None else None
     if (
         typed is not None
         and typed.unit is Unit.CURRENCY
         and len(found) == 1
         and (found[0].kind is not QKind.CURRENCY or found[0].currency != typed.currency)
     ):  # ``DKK 845m``: the typed fact read the code and scale the grammar does not
+        return tuple(number_quantities(Decimal(repr(typed.value)), value, hints))
+    if typed is not None and typed.unit is Unit.RATIO and len(found) == 1 and found[0].numeric:
+        # ``1.35x``: a multiple, so also 135%
         return tuple(number_quantities(Decimal(repr(typed.value)), value, hints))
     if (
         typed is not None
@@ -236,11 +250,12 @@ _RANGE = re.compile(r"\s*[01]\s*(?:[-–—]|to)\s*(\d+)\s*")
 _PATH_PERIOD = re.compile(r"^(?:fy(\d{4}|\d{2})|q([1-4])|h([12])|((?:19|20)\d{2}))$")
 
 
-def path_periods(path: str, label: str | None = None) -> tuple[Quantity, ...]:
+def path_periods(path: str, fact: TypedFact | None = None) -> tuple[Quantity, ...]:
     """Periods and numbers a field path names (``financials.fy2025.revenue``,
-    ``q1_growth_pct``, ``rule_of_40``); list indexes are not numbers. ``label``: the
-    period the typed fact read from the key (``H2 2025``), read whole."""
-    out = list(_written_periods(label)) if label else []
+    ``q1_growth_pct``, ``rule_of_40``); list indexes are not numbers. ``fact``: its
+    period, read from a key, a sibling or a table's period column (``H2 2025``,
+    ``2025-Q3``), is one too."""
+    out = list(_fact_periods(fact)) if fact is not None and fact.period_text else []
     for word in re.split(r"[._\-\s\[\]\"(),]+", re.sub(r"\[\d+\]", "", path).lower()):
         if word.isdigit() and not _PATH_PERIOD.match(word):
             out.append(Quantity(QKind.NUMBER, word, value=Decimal(word), from_path=True))
@@ -274,3 +289,21 @@ def _written_periods(word: str) -> tuple[Quantity, ...]:
         for q in scan(word).quantities
         if q.kind is QKind.PERIOD and q.period is not None and q.period.year is not None
     )
+
+
+def _fact_periods(fact: TypedFact) -> tuple[Quantity, ...]:
+    """The typed fact's period as the claim grammar reads it, or as its calendar quarter
+    or half (``2025-Q3``, which the grammar reads as a year and a bare quarter)."""
+    text = fact.period_text or ""
+    written = _written_periods(text)
+    when = fact.period
+    if written or when is None or when.start is None or when.fiscal:
+        return written
+    year, month = when.start.year, when.start.month
+    if when.granularity is Granularity.QUARTER:
+        period = Period(year, quarter=(month - 1) // 3 + 1)
+    elif when.granularity is Granularity.HALF:
+        period = Period(year, half=1 if month <= 6 else 2)
+    else:
+        return ()
+    return (Quantity(QKind.PERIOD, text, period=period, from_path=True),)

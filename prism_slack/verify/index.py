@@ -110,7 +110,7 @@ def _leaf_facts(leaf: Leaf, ordinary: frozenset[str], typed: TypedFact | None) -
         )
     else:
         clauses = (None,) * len(quantities)
-    periods = path_periods(leaf.path, typed.period_text if typed is not None else None)
+    periods = path_periods(leaf.path, typed)
     return LeafFacts(
         path=leaf.path,
         is_text=is_text,

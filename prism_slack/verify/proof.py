@@ -35,9 +35,10 @@ from prism_slack.reports.model import Report
 from prism_slack.verdict import Check, Reason
 from prism_slack.verify import lexicon
 from prism_slack.verify.anchors import matches, written_whole
+from prism_slack.verify.context import directions
 from prism_slack.verify.index import LeafFacts
 from prism_slack.verify.numbers import UNITS, QKind, Quantity
-from prism_slack.verify.text import fold, squash_name
+from prism_slack.verify.text import fold, list_item, squash_name
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,11 +95,17 @@ SETTLE_LINK = Rule(
 SETTLE_SUBJECT = Rule(
     "settle.subject_unbound", "the claim names the subject of another field holding this measure"
 )
+SETTLE_COUNTED = Rule(
+    "settle.counted_unbound", "the figure counts another thing in the cited passage"
+)
+SETTLE_DIRECTION = Rule(
+    "settle.direction_unshown", "the claim says a change the cited series does not show"
+)
 RULES = (
     FAIL_UNTYPED, FAIL_BEYOND, FAIL_NAME_FORM,
     SETTLE_UNIT, SETTLE_CURRENCY, SETTLE_AMBIGUOUS, SETTLE_PERIOD, SETTLE_SUBJECT,
     SETTLE_ASSERTION, SETTLE_LEVEL, SETTLE_FIELD, SETTLE_RECORD, SETTLE_KEY_NUMBER,
-    SETTLE_LINK,
+    SETTLE_LINK, SETTLE_DIRECTION, SETTLE_COUNTED,
 )  # fmt: skip
 
 WRONG_SIGN = "anchor.wrong_sign"
@@ -171,8 +178,8 @@ def decide(
             w
             for leaf in cited
             if (value := report.evidence.leaf(leaf.path)) is not None
-            for w in re.findall(r"[a-z]+", fold(value.render()).lower())
-        }  # the report's own words, restated, are read with the value
+            for w in re.findall(r"[a-z]+", fold(f"{value.render()} {leaf.path}").lower())
+        }  # the report's own words (``the record`` of a ``record`` column), restated
     if said:
         words = ", ".join(sorted(said))
         doubts.append(_doubt(SETTLE_ASSERTION, f"{SETTLE_ASSERTION.doc}: {words}"))
@@ -185,6 +192,8 @@ def decide(
             rule = _unbound(q, report, cited, claim_text)
         if rule is not None:
             doubts.append(_doubt(rule, f"'{q.text}': {rule.doc}"))
+    if _direction_unshown(report, cited, claim_text):
+        doubts.append(_doubt(SETTLE_DIRECTION, SETTLE_DIRECTION.doc))
     named = _other_field_named(report, cited, found, claim_text)
     if named:
         doubts.append(_doubt(SETTLE_FIELD, f"{SETTLE_FIELD.doc}: {named}"))
@@ -199,6 +208,22 @@ def decide(
     if unlinked:
         doubts.append(_doubt(SETTLE_LINK, f"'{unlinked}': {SETTLE_LINK.doc}"))
     return kept, doubts
+
+
+def _direction_unshown(report: Report, cited: Sequence[LeafFacts], text: str) -> bool:
+    """Does the claim say one direction over two or more points of a series that went
+    another way (``improved since 2023`` of 6.8 then 6.1)?"""
+    said = set(directions(language.words(text)).values())
+    if len(said) != 1:
+        return False
+    [sign] = said
+    paths = {leaf.path for leaf in cited}
+    return any(
+        f.series is not None
+        and len(paths & {p.path for p in f.series.points}) > 1
+        and f.series.direction != ("up" if sign > 0 else "down")
+        for f in report.facts.series.values()
+    )
 
 
 def _doubt(rule: Rule, message: str) -> Reason:
@@ -327,6 +352,10 @@ def _beyond(  # noqa: PLR0917
         c.measure and _prefixed(q.value, unit_word.group(1), c) for c in quantities
     ):
         return True  # ``900,000 litres`` of ``0.9 megalitres``: a metric prefix converted
+    if _arithmetic(q, quantities):
+        return True  # ``up 7.5 hours since FY2023``: a difference or sum of cited values
+    if re.search(rf"\b(?:top|bottom|first|last)\s+{figure}\b", text, re.I):
+        return True  # ``in the bottom four`` of ``14th of 17``: a rank range, reckoned
     if (
         reason.rule == WRONG_SCALE
         and q.kind is QKind.CURRENCY
@@ -343,6 +372,9 @@ def _beyond(  # noqa: PLR0917
         return True  # the year is there (or counted as a list's size): the wording is not read
     if reason.rule == COUNT_MISMATCH:
         return False
+    items = {(at.list_path, at.item) for leaf in cited if (at := list_item(leaf.path))}
+    if q.kind is QKind.NUMBER and q.unit is None and q.value % 1 == 0 and 0 < q.value < len(items):
+        return True  # ``two high ones`` of the cited findings: some of its items, counted
     if (
         q.bound != "eq"
         and not q.year_like
@@ -381,6 +413,30 @@ def _beyond(  # noqa: PLR0917
         for f in facts
     )  # fmt: skip
     return relation is not None and (shares or relation.group(1).lower() == "times")
+
+
+def _arithmetic(q: Quantity, cited: Sequence[FactQuantity]) -> bool:
+    """Is the figure the difference or the sum of two of the few (at most
+    ``ARITHMETIC_VALUES``) cited values of one unit, in points or basis points for rates?
+    Among a table row's many numbers some pair adds up to almost anything."""
+    if q.share or q.kind is QKind.SCORE:
+        return False
+    groups: dict[tuple[Unit, str | None], list[float]] = {}
+    for c in cited:
+        value = c.percent if c.percent is not None else c.amount
+        groups.setdefault((c.unit, c.currency), []).append(value)
+    said, tolerance = float(q.value), float(q.tolerance) + 1e-9
+    return any(
+        result and abs(said - result) <= tolerance
+        for values in groups.values()
+        if 2 <= len(values) <= ARITHMETIC_VALUES
+        for i, x in enumerate(values)
+        for y in values[i + 1 :]
+        for result in (abs(x - y), x + y)
+    )
+
+
+ARITHMETIC_VALUES = 3
 
 
 _ORDINAL_SHARE = re.compile(r"(?:a|one)\s+(?:third|quarter|fifth|tenth)", re.I)
@@ -639,7 +695,49 @@ def _unbound(q: Quantity, report: Report, cited: Sequence[LeafFacts], text: str)
             return SETTLE_SUBJECT
     if q.direction is not None and any(f.note == AGAINST for f in typed):
         return SETTLE_LEVEL
+    if _count_noun_unbound(q, report, hits, text):
+        return SETTLE_COUNTED
     return None
+
+
+COUNTED_WINDOW = 4
+"""How many words after a passage's number may name what it counts (``three of the 14
+lines``)."""
+
+
+def _count_noun_unbound(q: Quantity, report: Report, hits: Sequence[LeafFacts], text: str) -> bool:
+    """Is ``q`` a count whose noun (``Three planners``) is not among the words after that
+    number in any cited passage that holds it (``three of the 14 lines``)?"""
+    if q.kind is not QKind.NUMBER or q.unit is not None:
+        return False
+    after = re.findall(r"[a-z]+", text[q.end :].lower())[:1]
+    if not after or not language.plural_noun(after[0]):
+        return False
+    noun = language.stem(after[0])
+    for leaf in hits:
+        value = report.evidence.leaf(leaf.path)
+        if value is None or not isinstance(value.value, str):
+            return False  # a number field: its key says what it counts
+        tokens = [t.replace(",", "") for t in _TOKEN.findall(value.value.lower())]
+        if len(tokens) < 6:
+            return False  # a cell, not a passage: its key says what it counts
+        for i, token in enumerate(tokens):
+            if _same_number(token, q) and noun in map(
+                language.stem, tokens[i + 1 : i + 1 + COUNTED_WINDOW]
+            ):
+                return False
+    return True
+
+
+_TOKEN = re.compile(r"\d[\d,]*(?:\.\d+)?|[a-z]+")
+
+
+def _same_number(token: str, q: Quantity) -> bool:
+    spoken = lexicon.NUMBER_WORDS.get(token)
+    value = Decimal(spoken) if spoken is not None else None
+    if value is None and re.fullmatch(r"\d+(?:\.\d+)?", token):
+        value = Decimal(token)
+    return value is not None and value == q.value
 
 
 def _rounded_part(q: Quantity, leaf: LeafFacts, fact: TypedFact | None) -> bool:
@@ -700,7 +798,13 @@ def _assertions(text: str) -> set[str]:
     figure (``more than one query in ten``), which the number grammar reads, and ``most
     recent``, which says ``latest``."""
     unbound = _READ_ELSEWHERE.sub(" ", text.lower())
-    return set(re.findall(r"[a-z]+", unbound)) & _data("assertion_words")
+    found = set(re.findall(r"[a-z]+", unbound)) & _data("assertion_words")
+    return found | ({"record"} if _RECORD.search(unbound) else set())
+
+
+_RECORD = re.compile(r"\b(?:a|an|its|their|new)\s+(?:all-time\s+)?record\b(?!\s+(?:of|for)\b)")
+"""``a record NZ$318.4m``, ``a new record``: a record said of a value, not a ``record``
+field (``the record be 20 - 9``)."""
 
 
 _READ_ELSEWHERE = re.compile(

@@ -105,9 +105,9 @@ def _value(leaf: LeafFacts) -> Decimal | None:
     """The leaf's one number: a number value, or a text that is only that number (a
     table's ``"30"``); ``None`` for anything else (a sentence, a scale)."""
     numbers = [q for q in leaf.quantities if q.numeric and not q.from_path and not q.is_scale]
-    if len(numbers) != 1:
-        return None
-    [q] = numbers
+    if len({q.value for q in numbers}) != 1:
+        return None  # (one number read two ways, ``3`` and ``3/10``, is one number)
+    q = numbers[0]
     whole = leaf.value_text is None or leaf.value_text.text == q.text.replace(" ", "")
     return q.value if whole else None
 

@@ -85,7 +85,7 @@ _COUNT = r"(\d+|" + "|".join(sorted(lexicon.NUMBER_WORDS, key=len, reverse=True)
 _RATIO = re.compile(
     r"(?<![\w.-])"
     + _COUNT
-    + r"(?:\s+[a-z]+)?\s+(?:in|of\s+every|out\s+of\s+every)\s+"
+    + r"(?:\s+[a-z]+){0,3}?\s+(?:in|of\s+every|out\s+of\s+every)\s+"
     + _COUNT
     + r"(?![\w%]|\.\d)",
     re.I,
