@@ -101,6 +101,11 @@ OTHER: dict[str, Any] = {
     "burn": {"netBurnPerMonth": 0.95},
     "digital": {"activeShare": {"Q1'25": 0.482, "Q4'25": 0.554}},
     "annual": {"memberGrowth": -0.4},
+    "people": {
+        "name": ["Fiona Maddox", "Ravi Chandran"],
+        "title": ["Finance Director", "Head of Digital"],
+        "role": ["economic buyer", "champion"],
+    },
     "findings": [
         {
             "narrative": "Availability fell from 96.2% in 2022 to 94.8% in 2025. Contracts "
@@ -185,6 +190,13 @@ def other() -> Report:
         # a direction the cited series itself took is about that series
         ("The share of digitally active members climbed from 48.2% in Q1'25 to 55.4% in "
          "Q4'25.", ["digital.activeShare"], UNDECIDED),
+        # a table stored by column: one index is one record
+        ("Fiona Maddox, the Finance Director, is the economic buyer.",
+         ["people.name[0]", "people.title[0]", "people.role[0]"], SETTLED),
+        ("Fiona Maddox, the Finance Director, is the economic buyer.",
+         ["people.name[0]", "people.title[1]", "people.role[0]"], FAILED),
+        # a metric prefix on a unit is a word, not an invented name
+        ("They save 0.9 megalitres of water per hectare.", ["kpis[2]"], UNDECIDED),
         ("Digitally active members climbed to 55.4% in Q4'25.",
          ["digital.activeShare[\"Q4'25\"]"], FAILED),
     ],

@@ -439,7 +439,11 @@ class ClaimContext:
         by_item: dict[str, list[LeafFacts]] = {}
         for leaf in self.cited:
             if (at := list_item(leaf.path)) is not None:
-                by_item.setdefault(at.path, []).append(leaf)
+                # a table stored by column (``stakeholders.name[0]``, ``….title[0]``): the
+                # items of one index are one record
+                table = at.list_path.rpartition(".")[0]
+                record = at.path if at.field or not table else f"{table}[{at.item}]"
+                by_item.setdefault(record, []).append(leaf)
         if len(by_item) < 2:
             return []
         said = concepts.all_concepts(words(self.found.masked.lower())) & lexicon.ROLE_CONCEPTS

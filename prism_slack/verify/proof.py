@@ -583,7 +583,13 @@ LOWER_ZIPF = 2.7
 
 
 def _english(word: str) -> bool:
-    """Is a lower-case word English: a noun or a verb, or common enough to be a word?"""
+    """Is a lower-case word English: a noun or a verb, or common enough to be a word, or a
+    unit with a metric prefix (``megalitres``)?"""
+    prefix = next(
+        (p for p in _METRIC_PREFIXES if word.startswith(p) and len(word) > len(p) + 2), ""
+    )
+    if prefix:
+        word = word[len(prefix) :]
     return language.noun(word) or language.verb(word) or zipf_frequency(word, "en") >= LOWER_ZIPF
 
 
