@@ -32,7 +32,7 @@ from __future__ import annotations
 import logging
 import re
 import time
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from decimal import Decimal
 from functools import cache
 from typing import TYPE_CHECKING
@@ -42,6 +42,7 @@ from prism_slack.evidence import Leaf
 from prism_slack.llm import lexicon
 from prism_slack.llm import offline_concepts as concepts
 from prism_slack.llm import offline_figures as figures
+from prism_slack.llm import offline_heads as heads
 from prism_slack.llm import offline_wording as wording
 from prism_slack.llm.offline_index import Hit, Item, ReportIndex, Terms, index_for
 from prism_slack.llm.playbook import Frame, Move, Playbook, load_playbook
@@ -563,6 +564,31 @@ class Composer:
             # "what are their payment issues?" with no such finding: the payment facts
             q.content.pop(lexicon.FINDING)
             hits = self.ranked(q)
+        return self.headed(q, hits)
+
+    def headed(self, q: Question, hits: list[Hit]) -> list[Claim]:
+        """The answer to ``q`` read by its head when it asks how many of a thing or how
+        often a thing does something (``offline_heads``), else the ranked fields'."""
+        head = self.ask_head(q)
+        if head is None:
+            return self.looked_up(q, hits)
+        if head.counts and not _answers(hits):
+            q, hits = self.head_only(q, head, hits)
+        unheld = head.term not in self.index.postings
+        if head.counts and unheld and not _answers(hits):  # "how many trucks"
+            return [absent(f"The report doesn't mention {head.word}."), *self.counts(q)]
+        if head.counts and _answers(hits) and not self.counted_by(head, hits):
+            return [absent(f"Not in the audit report: a count of {head.word}."), *self.counts(q)]
+        claims = self.looked_up(q, hits)
+        if unheld and any(c.kind == "fact" for c in claims) and claims[0].kind != "absent":
+            # "how often do the sensors break": the failures it records, and no sensors
+            claims.append(absent(f"The report doesn't mention {head.word}."))
+        return claims
+
+    def looked_up(self, q: Question, hits: list[Hit]) -> list[Claim]:
+        """The answer the ranked fields give: the tools, findings or people asked, else a
+        lookup of the best fields; "not in the report" when none answers, with the
+        nearest."""
         kind = self.tool_kind(q)
         if kind is not None and _answers(hits) and not any(self.for_kind(h, kind) for h in hits):
             # "what's their cloud provider" where only a product is called "Sales Cloud"
@@ -602,6 +628,64 @@ class Composer:
         ):
             return [*claims, absent()]  # "churn vs target": the churn, and no target stated
         return claims
+
+    def ask_head(self, q: Question) -> heads.AskHead | None:
+        """What a count ask counts ("how many farms…": farms), or what a frequency ask is
+        about ("how often do the sensors break": sensors); ``None`` for any other ask."""
+        return heads.ask_head(q.text, self.index.correct)
+
+    def head_only(
+        self, q: Question, head: heads.AskHead, hits: list[Hit]
+    ) -> tuple[Question, list[Hit]]:
+        """``q`` asked again with the words that only place its head as soft words ("how
+        many growers are on the platform" → growers, leaning to the platform), when that
+        finds an answer; else ``q`` and ``hits`` as they were."""
+        qualifiers = head.qualifiers & set(q.content)
+        if head.term not in q.content or not qualifiers:
+            return q, hits
+        content = {t: w for t, w in q.content.items() if t not in qualifiers}
+        soft = {**q.soft, **dict.fromkeys(qualifiers, 1.0)}
+        retried = replace(q, content=content, soft=soft)
+        found = self.ranked(retried)
+        return (retried, found) if _answers(found) else (q, hits)
+
+    def counted_by(self, head: heads.AskHead, hits: list[Hit]) -> bool:
+        """A count ask is answered by the report's fields: some well-ranked field is named
+        by the ask's words (in its key, a table row's name or its unit; not only by the
+        words that place the head: "on the platform" asks for no tool), or a text that
+        answers counts the head ("27,800 probes"); a text that only mentions it ("19 farm
+        visits") counts no farms."""
+        asked = [(h, h.covered - head.qualifiers) for h in hits[:8]]
+        if any(self.index.named_by(h.item, terms) for h, terms in asked):
+            return True  # a field named by the ask ("how many customers bail": abandonment)
+        return any(
+            heads.counts_in(str(leaf.value), head.word)
+            for h in hits[:8]
+            if h.coverage > COVERAGE
+            for leaf in h.item.leaves
+            if isinstance(leaf.value, str)
+        )
+
+    def counts(self, q: Question) -> list[Claim]:
+        """The counts the report keeps, as the near facts of a count it lacks: those the
+        question's words rank first, then those that say what they count (``1,630
+        accounts``, not a bare ``184``), in report order."""
+        ranked = {h.item.order: h.score for h in self.index.rank(q.content, q.soft)}
+        found = [
+            item
+            for item in self.index.items
+            if item.kind == "leaf"
+            and item.path not in self.index.scales
+            and self.counted(item)
+            and self.money(item) is None
+        ]
+        found.sort(key=lambda i: (-ranked.get(i.order, 0.0), not self.measured(i), i.order))
+        return [self.item_claims(item)[0] for item in found[:NEARBY]]
+
+    def measured(self, item: Item) -> bool:
+        """``item``'s figure says what it counts or measures (its unit: ``accounts``)."""
+        typed = self.quantity(item)
+        return typed is not None and typed.measure is not None
 
     def counted(self, item: Item) -> bool:
         """``item`` states how many of something (a count, as a number or in its text:

@@ -23,7 +23,7 @@ from prism_slack.verdict import ClaimVerdict
 FOOTNOTE_VALUE_CHARS = 200
 """A footnote shows at most this much of a cited value (the renderers' limit too)."""
 _NAMED_ABSENT = re.compile(
-    r"(?:Not in the audit report: |The report doesn't (?:list|name|give) )"
+    r"(?:Not in the audit report: |The report doesn't (?:list|name|give|mention) )"
     r"(?:[a-z][a-z'/&-]*|[A-Z][A-Z0-9&]{1,5})(?: (?:[a-z][a-z'/&-]*|[A-Z][A-Z0-9&]{1,5})){0,9}\."
 )
 """What an absent claim may say besides the fixed sentence: the part that is missing, in
