@@ -1,7 +1,8 @@
 """Compose (D3): the runtime, not the model, builds the reply from verified claims.
 
-Each distinct cited path becomes one numbered footnote ``[n] path = value``; a claim shows
-the numbers of the paths it cites. A path to an object or list shows its leaves compactly.
+Each distinct cited path becomes one numbered footnote: its label, value and path, which
+``render.view.footnote_text`` writes (``[n] label = value · path``); a claim shows the
+numbers of the paths it cites. A path to an object or list shows its leaves compactly.
 An ``absent`` claim is posted as the one fixed sentence, or as one of the plain forms that
 name what is missing ("Not in the audit report: page speed.", "The report doesn't list any
 competitors."), whatever else the model wrote: the verifier lets every ``absent`` claim

@@ -9,6 +9,7 @@ the same content. Withheld claims contribute their count, never their text.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from pydantic import BaseModel, ConfigDict
 
@@ -250,6 +251,30 @@ def _line(claim: PostedClaim) -> ViewLine:
         rewritten=claim.rewritten,
         unchecked=claim.unchecked,
     )
+
+
+def _as_is(text: str) -> str:
+    return text
+
+
+def footnote_text(
+    footnote: Footnote,
+    *,
+    path: Callable[[str], str] = _as_is,
+    text: Callable[[str], str] = _as_is,
+    labelled: bool = True,
+) -> str:
+    """The footnote form, for every surface: ``[1] Annual revenue = £212.4m ·
+    Financials["Annual Revenue"]`` — what a rep reads first (the field's label and its
+    value as a rep says it), the field path after it; ``[1] path = value`` when the field
+    has no label, or when ``labelled`` is off (the terminal's text, which the corpus
+    scorers read as ``[n] path = value``). ``path`` and ``text`` make the path and the
+    report's words safe for a surface (Slack code and escaping, the terminal's control
+    characters)."""
+    shown = text(footnote.value)
+    if not (labelled and footnote.label):
+        return f"[{footnote.n}] {path(footnote.path)} = {shown}"
+    return f"[{footnote.n}] {text(footnote.label)} = {shown} · {path(footnote.path)}"
 
 
 def _footnote(footnote: Footnote) -> Footnote:
