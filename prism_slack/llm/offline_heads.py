@@ -112,6 +112,11 @@ def _lead_end(words: list[str]) -> tuple[int | None, bool]:
     return None, True
 
 
+def is_duration(measure: str) -> bool:
+    """``measure`` is a unit of time ("working days", "months")."""
+    return any(lexicon.stem(word) in _DURATIONS for word in lexicon.words(measure))
+
+
 def counts_in(text: str, head: str) -> bool:
     """``text`` counts ``head``: a figure, at most two words, then the head word, and no
     further subject word ("27,800 probes", "1,630 grower accounts"; not "19 farm visits"

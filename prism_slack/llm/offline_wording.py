@@ -353,12 +353,18 @@ _PERIOD_LEAD = frozenset(
 _PLAIN_PERIOD = re.compile(r"(?:FY|CY|[QH][1-4]|[12]H)?\s?'?\d{2,4}(?:[/-]\d{2,4})?", re.I)
 
 
+_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
 def _period_phrase(period: str) -> str:
     """A period as said after a value: "in FY25", "at 30 June 2025" (it brings its own
-    preposition), "(FY2024/25 average)" (a period with words of its own)."""
+    preposition), "as of 2025-09-30" (a day), "(FY2024/25 average)" (a period with words
+    of its own)."""
     words = period.split()
     if words and words[0].lower() in _PERIOD_LEAD:
         return period
+    if _DAY.fullmatch(period.strip()):
+        return f"as of {period}"  # a day: "as of 2025-09-30", not "in 2025-09-30"
     if _PLAIN_PERIOD.fullmatch(period.strip()) or not any(ch.isdigit() for ch in period):
         return f"in {period}"
     return f"({period})" if len(words) > 1 else f"in {period}"

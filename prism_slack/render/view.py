@@ -37,6 +37,10 @@ UNCHECKED_PLAIN = (
     "the wording of marked lines is not"
 )
 """The plain line when a posted fact is marked ``UNCHECKED_MARK``."""
+PARTLY_PLAIN = (
+    "Part of what was asked is not in the audit report; every fact below is checked against it"
+)
+"""The plain line when the reply answers and then names a part the report lacks."""
 EMPTY_VALUE = "(empty)"
 
 _DEFAULT_MESSAGES = {
@@ -201,8 +205,10 @@ def plain_words(result: TurnResult) -> str | None:
     withheld statement is said by its own line (``withheld_text``)."""
     if result.withheld or not any(c.kind == "fact" for c in result.posted):
         return None
-    if any(c.kind == "absent" for c in result.posted):
+    if result.posted[0].kind == "absent":
         return "What was asked is not in the audit report; every fact below is checked against it"
+    if any(c.kind == "absent" for c in result.posted):  # an answer, and a part it lacks
+        return PARTLY_PLAIN
     if any(c.unchecked for c in result.posted):
         return UNCHECKED_PLAIN
     return CHECKED_PLAIN
