@@ -25,6 +25,7 @@ HERON: dict[str, Any] = {
             "refund_rate": 0.021,
             "self_serve_share_pct": 41.0,
             "assisted_share_pct": 59.0,
+            "newsletter_subscribers": 48200,
         },
         scores={"max": 10, "onboarding": 3, "self_serve": 6},
         people=[
@@ -142,3 +143,15 @@ def test_a_comparison_reads_a_shared_word_on_both_sides(deps: TurnDeps) -> None:
     assert cited(both)[0] == "metrics.self_serve_share_pct"
     assert "Assisted share: 59%." in texts(both)
     assert all(p.kind == "fact" for p in both.posted)
+
+
+def test_a_count_named_by_where_it_is_answers_it(deps: TurnDeps) -> None:
+    """ "people on their newsletter": the subscribers count them, said as such."""
+    subscribers = ask(deps, "heron", "how many ppl are on their newsletter")
+    assert texts(subscribers) == ["Newsletter subscribers: 48,200."]
+
+
+def test_tldr_is_one_word_not_two_parts(deps: TurnDeps) -> None:
+    brief = ask(deps, "heron", "tl;dr before my call?")
+    assert not any(p.kind == "absent" for p in brief.posted)
+    assert cited(brief)[0] == "findings[0].title"

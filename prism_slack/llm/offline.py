@@ -94,7 +94,7 @@ _METRIC_TERMS = lexicon.wordset(
 )
 _COMPARATIVE = r"\b(?:better|worse|higher|lower|stronger|weaker|bigger|smaller|more|less) than\b"
 _SPLIT = re.compile(
-    r"\s*(?:,|;|(?<!\b\w)&(?!\w\b)|\band\b|\bplus\b|\bas well as\b|\bvs\.?|\bversus\b"
+    r"\s*(?:,|;(?!\w)|(?<!\b\w)&(?!\w\b)|\band\b|\bplus\b|\bas well as\b|\bvs\.?|\bversus\b"
     r"|\bcompared? (?:to|with|against)\b|\bagainst\b|\bstacks? up (?:to|against)\b"
     rf"|{_COMPARATIVE})\s*",
     re.IGNORECASE,
@@ -590,7 +590,8 @@ class Composer:
             return self.looked_up(q, hits)
         if head.counts and not _answers(hits):
             q, hits = self.head_only(q, head, hits)
-        unheld = head.term not in self.index.postings
+        # a head the report never uses ("sensors"); a soft word ("people") is no subject
+        unheld = head.term not in self.index.postings and not lexicon.is_soft(head.term)
         if head.counts and unheld and not _answers(hits):  # "how many trucks"
             return [absent(f"The report doesn't mention {head.word}."), *self.counts(q)]
         if head.counts and _answers(hits) and not self.counted_by(head, hits):
@@ -667,14 +668,17 @@ class Composer:
 
     def counted_by(self, head: heads.AskHead, hits: list[Hit]) -> bool:
         """A count ask is answered by the report's fields: some well-ranked field is named
-        by the ask's words (in its key, a table row's name or its unit; not only by the
-        words that place the head: "on the platform" asks for no tool; a person or a
-        finding is no figure, whatever their title says), or a text that
+        by the ask's words (in its key, a table row's name or its unit; by the words that
+        place the head only when it is a count: "on the platform" asks for no tool, "on
+        their email list" for the subscribers; a person or a finding is no figure,
+        whatever their title says), or a text that
         answers counts the head ("27,800 probes"); a text that only mentions it ("19 farm
         visits") counts no farms."""
-        asked = [(h, h.covered - head.qualifiers) for h in hits[:8] if h.item.kind != "record"]
-        if any(self.index.named_by(h.item, terms) for h, terms in asked):
+        figures = [h for h in hits[:8] if h.item.kind != "record"]
+        if any(self.index.named_by(h.item, h.covered - head.qualifiers) for h in figures):
             return True  # a field named by the ask ("how many customers bail": abandonment)
+        if any(self.index.named_by(h.item, h.covered) and self.counted(h.item) for h in figures):
+            return True  # a count named where it is ("people on the email list": subscribers)
         return any(
             heads.counts_in(str(leaf.value), head.word)
             for h in hits[:8]

@@ -98,7 +98,7 @@ def _said(text: str, correct: Callable[[str], str]) -> list[tuple[str, str]]:
     for raw in lexicon.words(text):
         fixed = correct(raw)
         spelled = lexicon.expand([fixed])
-        same = len(spelled) == 1 and lexicon.stem(raw) == lexicon.stem(fixed)
+        same = len(spelled) == 1 and lexicon.stem(raw) == lexicon.stem(spelled[0])
         out += [(word, raw if same else word) for word in spelled]
     return out
 
