@@ -180,3 +180,59 @@ def test_a_they_after_one_person_is_that_person_when_their_record_answers(
     assert cited(runs)[0] == "CONTACTS[0].NOTES"
     company = ask(deps, "otter", "who's the blocker?", "what are their total assets?")
     assert cited(company) == ["BALANCE.TOTAL_ASSETS"]  # "their" is the company here
+
+
+# a table of figures as rows named by their own field; things counted in prose only
+WREN: dict[str, Any] = envelope(
+    "Wren Apiary Systems",
+    profile={
+        "what-they-do": "Hive scales and a pollination-booking app for almond orchards",
+        "staff": 61,
+    },
+    indicators=[
+        {"indicator": "Paying beekeeper accounts", "value": 940, "unit": "accounts",
+         "period": "FY2025"},
+        {"indicator": "Hive scales installed", "value": 15200, "unit": "devices",
+         "period": "at 31 March 2025"},
+        {"indicator": "Monthly churn", "value": 1.9, "unit": "pct", "period": "FY2025"},
+    ],
+    problems=[
+        {"severity": "high", "headline": "Scales fail after the first winter",
+         "detail": "5.2% of hive scales fail in their first year, mostly from water in the "
+         "load cell. Each one costs a site visit."},
+    ],
+    method="We joined 12 orchard visits in the Central Valley.",
+)  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def wren(tmp_path_factory: pytest.TempPathFactory) -> TurnDeps:
+    return offline_deps(tmp_path_factory.mktemp("wren"), {"wren": WREN})
+
+
+def test_a_row_of_a_table_is_named_by_its_own_name_field(wren: TurnDeps) -> None:
+    churn = ask(wren, "wren", "monthly churn?")
+    assert texts(churn)[0] == "Monthly churn; value: 1.9% in FY2025."
+    assert cited(churn)[:2] == ["indicators[2].value", "indicators[2].indicator"]
+    devices = ask(wren, "wren", "how many devices are out there")  # the row's unit names it
+    assert texts(devices)[0] == "Hive scales installed; value: 15,200 devices at 31 March 2025."
+
+
+def test_a_count_is_asked_again_by_its_head_when_its_place_finds_nothing(wren: TurnDeps) -> None:
+    keepers = ask(wren, "wren", "how many beekeepers are on the platform")
+    assert keepers.posted[0].kind == "fact"
+    assert cited(keepers)[0] == "indicators[0].value"
+
+
+def test_a_thing_only_mentioned_in_prose_is_not_counted_by_it(wren: TurnDeps) -> None:
+    orchards = ask(wren, "wren", "how many orchards do they serve")
+    assert texts(orchards)[0] == "Not in the audit report: a count of orchards."
+    assert "method" not in cited(orchards)  # "12 orchard visits" counts visits
+    near = [p for p in orchards.posted if p.kind == "fact"]
+    assert near and all(c.startswith("indicators[") for c in cited(orchards))
+
+
+def test_a_frequency_asked_of_a_thing_the_report_never_names_says_so(wren: TurnDeps) -> None:
+    gauges = ask(wren, "wren", "how often do the gauges break")
+    assert cited(gauges)[:2] == ["problems[0].headline", "problems[0].severity"]
+    assert texts(gauges)[-1] == "The report doesn't mention gauges."

@@ -24,7 +24,12 @@ from prism_slack.render import (
     render_ephemeral,
     render_text,
 )
-from prism_slack.render.view import CHECKED_PLAIN, UNCHECKED_MARK, UNCHECKED_PLAIN
+from prism_slack.render.view import (
+    CHECKED_PLAIN,
+    UNCHECKED_MARK,
+    UNCHECKED_PLAIN,
+    footnote_text,
+)
 from prism_slack.verdict import Label, Method, Rung
 
 WHERE = Conversation(team="T1", channel="C1", thread="1700000000.000100")
@@ -362,3 +367,31 @@ def test_a_claim_posted_without_the_entailment_check_it_needed_says_so() -> None
         assert text.index(UNCHECKED_MARK) > text.index("chosen years ago")
         assert UNCHECKED_PLAIN in text  # the label line does not claim the wording was checked
     assert CHECKED_PLAIN in render_text(answered([checked], Label.EVIDENCE_LINKED))
+
+
+def test_the_footnote_form_is_one_function_for_every_surface() -> None:
+    """``label = display value · path`` in Slack (the path alone only when the field has no
+    label); the terminal writes the same function's path-first form, ``[n] path = value``."""
+    labelled = [
+        Footnote(n=1, path='Financials["Annual Revenue"]', value="£212.4m", label="Annual revenue"),
+        Footnote(n=2, path="vendors.crm", value="HubSpot"),
+    ]
+    assert (
+        footnote_text(labelled[0]) == '[1] Annual revenue = £212.4m · Financials["Annual Revenue"]'
+    )
+    assert footnote_text(labelled[1]) == "[2] vendors.crm = HubSpot"
+    result = answered(
+        [fact("Revenue is £212.4m; the CRM is HubSpot.", 1, 2)],
+        Label.EVIDENCE_LINKED,
+        footnotes=labelled,
+    )
+    context = [
+        b["elements"][0]["text"] for b in render_blocks(result).blocks if b["type"] == "context"
+    ]
+    notes = next(t for t in context if t.startswith("[1]"))
+    assert notes.splitlines() == [
+        '[1] Annual revenue = £212.4m · `Financials["Annual Revenue"]`',
+        "[2] `vendors.crm` = HubSpot",
+    ]
+    lines = render_text(result).splitlines()
+    assert '[1] Financials["Annual Revenue"] = £212.4m' in lines

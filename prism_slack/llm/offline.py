@@ -32,7 +32,7 @@ from __future__ import annotations
 import logging
 import re
 import time
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from decimal import Decimal
 from functools import cache
 from typing import TYPE_CHECKING
@@ -42,8 +42,9 @@ from prism_slack.evidence import Leaf
 from prism_slack.llm import lexicon
 from prism_slack.llm import offline_concepts as concepts
 from prism_slack.llm import offline_figures as figures
+from prism_slack.llm import offline_heads as heads
 from prism_slack.llm import offline_wording as wording
-from prism_slack.llm.offline_index import Hit, Item, ReportIndex, Terms, index_for
+from prism_slack.llm.offline_index import VALUE_PRIOR, Hit, Item, ReportIndex, Terms, index_for
 from prism_slack.llm.playbook import Frame, Move, Playbook, load_playbook
 from prism_slack.ports import AnswerRequest, HistoryTurn
 from prism_slack.reports.hazards import cites_instruction
@@ -55,7 +56,9 @@ logger = logging.getLogger(__name__)
 
 MAX_CLAIMS = 6
 MAX_BRIEF_CLAIMS = 9
-"""Talking points and summaries: three findings, a figure and a move each."""
+"""Talking points and summaries: three findings, a figure and a move each; coaching: the
+move, the facts it leans on (the person, what their record says, the finding that matters
+to them) and the question to ask."""
 MAX_LOOKUP_ITEMS = 4
 MAX_FINDINGS = 5
 RELATIVE_CUTOFF = 0.6
@@ -91,7 +94,7 @@ _METRIC_TERMS = lexicon.wordset(
 )
 _COMPARATIVE = r"\b(?:better|worse|higher|lower|stronger|weaker|bigger|smaller|more|less) than\b"
 _SPLIT = re.compile(
-    r"\s*(?:,|;|(?<!\b\w)&(?!\w\b)|\band\b|\bplus\b|\bas well as\b|\bvs\.?|\bversus\b"
+    r"\s*(?:,|;(?!\w)|(?<!\b\w)&(?!\w\b)|\band\b|\bplus\b|\bas well as\b|\bvs\.?|\bversus\b"
     r"|\bcompared? (?:to|with|against)\b|\bagainst\b|\bstacks? up (?:to|against)\b"
     rf"|{_COMPARATIVE})\s*",
     re.IGNORECASE,
@@ -297,8 +300,9 @@ class Composer:
         if previous is not None:
             followed = self.follow_up(whole, self.index.companies.strip(previous) or previous)
             if followed is not None:
-                return _dedupe(followed)[: self.max_claims]
-        limit = MAX_BRIEF_CLAIMS if whole.summary and not whole.known_content else self.max_claims
+                return _dedupe(followed)[: MAX_BRIEF_CLAIMS if whole.coaching else self.max_claims]
+        brief = (whole.summary and not whole.known_content) or whole.coaching
+        limit = MAX_BRIEF_CLAIMS if brief else self.max_claims
         if whole.coaching:
             return _dedupe(self.part(whole))[:limit]
         parts = _parts(text, self.index)
@@ -306,10 +310,10 @@ class Composer:
             return _dedupe(self.part(whole))[:limit]
         share = max(2, self.max_claims // len(parts))
         if _COMPARISON.search(text):
-            parts = self.alike(parts)
+            parts = self.alike(_shared(parts))
         claims: list[Claim] = []
         for part in parts:
-            claims += [_named(c, part.text) for c in self.part(part)[:share]]
+            claims += _part_claims(self.part(part)[:share], part.text)
         return _dedupe(claims)[: max(self.max_claims, 2 * len(parts))]
 
     def subject_question(self, history: list[HistoryTurn]) -> str | None:
@@ -451,13 +455,15 @@ class Composer:
     def earlier_point(self, q: Question, before: Question) -> list[Claim] | None:
         """The series the previous answer gave, at the period the follow-up asks for: the
         one it names ("what about 2023?") or the one before the latest ("and last year?");
-        ``None`` when the follow-up asks for no period or the answer held no series."""
+        ``None`` when the follow-up asks for no period, or names one and the answer held no
+        series."""
         if q.known_content or not (self.periods or concepts.asks_previous(q.text)):
             return None
         series = self.index.facts.series
-        items = [i for i in self.items_of(self.part(before)) if i.path in series]
+        answered = self.part(before)
+        items = [i for i in self.items_of(answered) if i.path in series]
         if not items:
-            return None
+            return self.no_earlier(q, answered)
         claims: list[Claim] = []
         asked = self.periods
         for item in items[:2]:
@@ -469,6 +475,17 @@ class Composer:
             claims += self.item_claims(item)[:1]
         self.periods = asked
         return claims or None
+
+    def no_earlier(self, q: Question, answered: list[Claim]) -> list[Claim] | None:
+        """ "And last year?" after figures the report gives for one period only: that
+        earlier period is not in the report, said of the figure asked, with the figures it
+        does give ("Revenue growth: down 5%")."""
+        facts = [c for c in answered if c.kind == "fact"]
+        leaves = [i for i in self.items_of(facts) if i.kind == "leaf"]
+        if not concepts.asks_previous(q.text) or not leaves:
+            return None
+        name = wording.label(leaves[0].keys, self.index.caps).lower()
+        return [absent(f"Not in the audit report: {name} for an earlier period."), *facts[:NEARBY]]
 
     def record_field(self, q: Question, before: Question) -> Item | None:
         """The record the previous answer was about (not a person or finding) when the
@@ -563,6 +580,32 @@ class Composer:
             # "what are their payment issues?" with no such finding: the payment facts
             q.content.pop(lexicon.FINDING)
             hits = self.ranked(q)
+        return self.headed(q, hits)
+
+    def headed(self, q: Question, hits: list[Hit]) -> list[Claim]:
+        """The answer to ``q`` read by its head when it asks how many of a thing or how
+        often a thing does something (``offline_heads``), else the ranked fields'."""
+        head = self.ask_head(q)
+        if head is None:
+            return self.looked_up(q, hits)
+        if head.counts and not _answers(hits):
+            q, hits = self.head_only(q, head, hits)
+        # a head the report never uses ("sensors"); a soft word ("people") is no subject
+        unheld = head.term not in self.index.postings and not lexicon.is_soft(head.term)
+        if head.counts and unheld and not _answers(hits):  # "how many trucks"
+            return [absent(f"The report doesn't mention {head.word}."), *self.counts(q)]
+        if head.counts and _answers(hits) and not self.counted_by(head, hits):
+            return [absent(f"Not in the audit report: a count of {head.word}."), *self.counts(q)]
+        claims = self.looked_up(q, hits)
+        if unheld and any(c.kind == "fact" for c in claims) and claims[0].kind != "absent":
+            # "how often do the sensors break": the failures it records, and no sensors
+            claims.append(absent(f"The report doesn't mention {head.word}."))
+        return claims
+
+    def looked_up(self, q: Question, hits: list[Hit]) -> list[Claim]:
+        """The answer the ranked fields give: the tools, findings or people asked, else a
+        lookup of the best fields; "not in the report" when none answers, with the
+        nearest."""
         kind = self.tool_kind(q)
         if kind is not None and _answers(hits) and not any(self.for_kind(h, kind) for h in hits):
             # "what's their cloud provider" where only a product is called "Sales Cloud"
@@ -602,6 +645,79 @@ class Composer:
         ):
             return [*claims, absent()]  # "churn vs target": the churn, and no target stated
         return claims
+
+    def ask_head(self, q: Question) -> heads.AskHead | None:
+        """What a count ask counts ("how many farms…": farms), or what a frequency ask is
+        about ("how often do the sensors break": sensors); ``None`` for any other ask."""
+        return heads.ask_head(q.text, self.index.correct)
+
+    def head_only(
+        self, q: Question, head: heads.AskHead, hits: list[Hit]
+    ) -> tuple[Question, list[Hit]]:
+        """``q`` asked again with the words that only place its head as soft words ("how
+        many growers are on the platform" → growers, leaning to the platform), when that
+        finds an answer; else ``q`` and ``hits`` as they were."""
+        qualifiers = head.qualifiers & set(q.content)
+        if head.term not in q.content or not qualifiers:
+            return q, hits
+        content = {t: w for t, w in q.content.items() if t not in qualifiers}
+        soft = {**q.soft, **dict.fromkeys(qualifiers, 1.0)}
+        retried = replace(q, content=content, soft=soft)
+        found = self.ranked(retried)
+        return (retried, found) if _answers(found) else (q, hits)
+
+    def counted_by(self, head: heads.AskHead, hits: list[Hit]) -> bool:
+        """A count ask is answered by the report's fields: some well-ranked field is named
+        by the ask's words (in its key, a table row's name or its unit; by the words that
+        place the head only when it is a count: "on the platform" asks for no tool, "on
+        their email list" for the subscribers; a person or a finding is no figure,
+        whatever their title says), or a text that
+        answers counts the head ("27,800 probes"); a text that only mentions it ("19 farm
+        visits") counts no farms."""
+        figures = [h for h in hits[:8] if h.item.kind != "record"]
+        if any(self.index.named_by(h.item, h.covered - head.qualifiers) for h in figures):
+            return True  # a field named by the ask ("how many customers bail": abandonment)
+        if any(self.index.named_by(h.item, h.covered) and self.counted(h.item) for h in figures):
+            return True  # a count named where it is ("people on the email list": subscribers)
+        return any(
+            heads.counts_in(str(leaf.value), head.word)
+            for h in hits[:8]
+            if h.coverage > COVERAGE and h.item.section not in VALUE_PRIOR  # not the audit's
+            for leaf in h.item.leaves
+            if isinstance(leaf.value, str)
+        )
+
+    def counts(self, q: Question) -> list[Claim]:
+        """The counts the report keeps, as the near facts of a count it lacks: those the
+        question's words rank first, then those that say what they count (``1,630
+        accounts``, not a bare ``184``), in report order."""
+        ranked = {h.item.order: h.score for h in self.index.rank(q.content, q.soft)}
+        found = [
+            item
+            for item in self.index.items
+            if item.kind == "leaf"
+            and item.section not in VALUE_PRIOR  # the audit's own fields (its version)
+            and item.path not in self.index.scales
+            and self.counted(item)
+            and self.whole(item)
+            and self.money(item) is None
+        ]
+        found.sort(key=lambda i: (-ranked.get(i.order, 0.0), not self.measured(i), i.order))
+        return [self.item_claims(item)[0] for item in found[:NEARBY]]
+
+    def whole(self, item: Item) -> bool:
+        """``item``'s figure is a whole number of things, as a count is (not "1.8 nights",
+        not "3 working days")."""
+        typed = self.quantity(item)
+        if typed is None:
+            return True
+        timed = typed.measure is not None and heads.is_duration(typed.measure)
+        return float(typed.value).is_integer() and not timed
+
+    def measured(self, item: Item) -> bool:
+        """``item``'s figure says what it counts or measures (its unit: ``accounts``)."""
+        typed = self.quantity(item)
+        return typed is not None and typed.measure is not None
 
     def counted(self, item: Item) -> bool:
         """``item`` states how many of something (a count, as a number or in its text:
@@ -848,17 +964,26 @@ class Composer:
         asked = {  # every word, stop words too: "need" and "want" name fields here
             lexicon.stem(w) for w in lexicon.words(q.text) if len(w) > 2
         } - {lexicon.stem(w) for w in _PERSON_PRONOUNS}
-        fields: dict[str, list[Leaf]] = {}
-        prefix = len(person.path)
-        for leaf in person.leaves:
-            key = re.split(r"[.\[]", leaf.path[prefix:].lstrip("."), maxsplit=1)[0]
-            fields.setdefault(key, []).append(leaf)
-        for key, leaves in fields.items():
+        for key, leaves in _record_fields(person).items():
             if asked & {lexicon.stem(w) for w in lexicon.key_words(key) if len(w) > 2}:
-                said = "; ".join(wording.format_value((), leaf.value) for leaf in leaves)
-                name = wording.label((person.section, key))
-                return wording.fact(f"{name}: {said}", [leaf.path for leaf in leaves])
+                return _field_claim(person, key, leaves)
         return None
+
+    def on_record(self, person: Item) -> list[Claim]:
+        """What ``person``'s record says of them beyond name, title and role: their notes,
+        needs, objections or remit, one claim a field, in record order."""
+        shown = {person.fields[k].path for k in ("name", "title", "role") if k in person.fields}
+        claims = []
+        for key, leaves in _record_fields(person).items():
+            if any(leaf.path in shown for leaf in leaves):
+                continue
+            if all(isinstance(leaf.value, str) for leaf in leaves):
+                notes = person.fields.get("notes")
+                if notes is not None and [notes] == leaves:
+                    claims.append(wording.fact(str(notes.value), [notes.path]))
+                else:
+                    claims.append(_field_claim(person, key, leaves))
+        return claims
 
     def person_claims(self, person: Item, *, notes_first: bool = False) -> list[Claim]:
         claims = [wording.person_claim(person)]
@@ -955,20 +1080,48 @@ class Composer:
         entry = asked or self.entry_for(anchor)
         facts = self.leaning_facts(anchor, frozenset(q.content))
         if anchor.is_person:
-            # what they have on record (needs, objections, remit) picks the move, and the
-            # finding that matters to them: the one the question names ("how do I sell X
-            # to their CFO"), else the one their notes speak of
-            needs = " ".join(anchor.get(k) or "" for k in ("notes", "title", "role"))
-            entry = self.playbook.for_question(needs) or entry
-            named = _named_terms(anchor)
-            rest = {t: w for t, w in q.content.items() if t not in named and w >= 1.0}
-            if not rest:
-                rest = dict.fromkeys(lexicon.text_terms(anchor.get("notes") or ""), 1.0)
-            finding = next((h.item for h in self.index.rank(rest, {}) if h.item.is_finding), None)
-            if finding is not None and rest:
-                facts += self.leaning_facts(finding, frozenset(rest))
+            entry, facts = self.person_coaching(q, anchor, entry)
         cite = facts[0].evidence[:1] if facts else []
         return [wording.coaching_claim(entry, cite), *facts, wording.ask_claim(entry, cite)]
+
+    def person_coaching(
+        self, q: Question, person: Item, entry: Move | Frame
+    ) -> tuple[Move | Frame, list[Claim]]:
+        """The move for ``person`` and the facts it leans on. What they have on record
+        (needs, objections, remit: any field of their record beyond name, title and role)
+        picks the move and is stated; so is the finding that matters to them: the one the
+        question names ("how do I sell X to their CFO"), else the one their record speaks
+        of (two of its words at least, not counting time and coaching words), else the most
+        severe."""
+        record = self.on_record(person)
+        # the record's words and the names of its fields ("pushback", "needs") pick the move
+        keys = " ".join(" ".join(lexicon.key_words(k)) for k in _record_fields(person))
+        values = [str(leaf.value) for leaf in person.leaves if isinstance(leaf.value, str)]
+        needs = " ".join([keys, *(v for v in values if v != person.get("name"))])
+        entry = self.playbook.for_question(needs) or entry
+        facts = [wording.person_claim(person), *record[:2]]
+        named = _named_terms(person)
+        asked = {t: w for t, w in q.content.items() if t not in named and w >= 1.0}
+        spoken = {
+            t: 1.0
+            for c in record
+            for t in lexicon.text_terms(c.text)
+            if t not in named and t != lexicon.COACHING and not lexicon.is_soft(t)
+        }
+        wanted = 1 if asked else 2
+        finding = next(
+            (
+                h.item
+                for h in self.index.rank(asked or spoken, {})
+                if h.item.is_finding and len(h.covered) >= wanted
+            ),
+            None,
+        )
+        if finding is None and not asked:
+            finding = next(iter(self.index.findings()), None)
+        if finding is not None:
+            facts += self.leaning_facts(finding, frozenset(asked or spoken))
+        return entry, facts
 
     # -- helpers -----------------------------------------------------------------------
 
@@ -1197,6 +1350,24 @@ def _coaching_anchor(hits: list[Hit]) -> Item:
     return (findings or others or [pool[0].item])[0]
 
 
+def _record_fields(record: Item) -> dict[str, list[Leaf]]:
+    """A record's leaves by the key of its own they are under (a list's items together)."""
+    fields: dict[str, list[Leaf]] = {}
+    prefix = len(record.path)
+    for leaf in record.leaves:
+        key = re.split(r"[.\[]", leaf.path[prefix:].lstrip("."), maxsplit=1)[0]
+        fields.setdefault(key, []).append(leaf)
+    return fields
+
+
+def _field_claim(person: Item, key: str, leaves: list[Leaf]) -> Claim:
+    """One field of a person's record as said: ``Cares about: keeping runway above 18
+    months``."""
+    said = "; ".join(wording.format_value((), leaf.value) for leaf in leaves)
+    name = wording.label((person.section, key))
+    return wording.fact(f"{name}: {said}", [leaf.path for leaf in leaves])
+
+
 def _named_terms(item: Item) -> set[str]:
     return {t for key in ("name", "title", "role") for t in lexicon.text_terms(item.get(key) or "")}
 
@@ -1229,6 +1400,25 @@ def _named(claim: Claim, part: str) -> Claim:
         said.pop()
     subject = " ".join(w if w.isupper() and len(w) <= 6 else w.lower() for w in said[:10])
     return absent(f"Not in the audit report: {subject}.") if subject else claim
+
+
+def _shared(parts: list[Question]) -> list[Question]:
+    """The sides of a comparison with the words that only sharpen one side read on every
+    side: "direct vs OTA share" compares two shares."""
+    soft: Terms = {t: w for part in parts for t, w in part.soft.items()}
+    for part in parts:
+        part.soft = {**soft, **part.soft}
+    return parts
+
+
+def _part_claims(claims: list[Claim], part: str) -> list[Claim]:
+    """One part's answer inside a question of several: a missing part named by its own
+    words, and without the near facts a whole question would get ("mobile share, churn
+    and page speed": no portal share offered beside the churn, where it would read as the
+    mobile share)."""
+    if claims and claims[0].kind == "absent":
+        return [_named(claims[0], part)]
+    return [_named(c, part) for c in claims]
 
 
 def _dedupe(claims: list[Claim]) -> list[Claim]:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Literal
@@ -61,6 +62,9 @@ class Item:
     leaves: tuple[Leaf, ...]
     fields: Mapping[str, Leaf] = field(default_factory=dict)
     """For a record: its top-level scalar fields by key (``title``, ``severity``, …)."""
+    row_key: str = ""
+    """For a row of a table of figures (``Builder.named_row``): the key of its figure
+    (``value``); its last key is then the row's name, not a key of its path."""
 
     @property
     def section(self) -> str:
@@ -231,6 +235,11 @@ class ReportIndex:
         hits.sort(key=lambda h: (-h.score, h.item.order))
         return hits
 
+    def named_by(self, item: Item, terms: AbstractSet[str]) -> bool:
+        """Some of ``terms`` is in ``item``'s keys (its name or place), not only in its
+        values."""
+        return any(self.postings.get(t, {}).get(item.order, 0.0) >= SECTION_KEY for t in terms)
+
     def correct(self, word: str) -> str:
         """``word``, or the report or lexicon word it is a typo or a short form of."""
         if (
@@ -318,7 +327,11 @@ class _Builder:
         elif isinstance(value, list):
             if value and all(isinstance(v, Mapping) for v in value):
                 for i, child in enumerate(value):
-                    self.record(f"{path}[{i}]", keys, child)
+                    name = _row_name(child, self.facts, f"{path}[{i}]")
+                    if name is not None:
+                        self.named_row(f"{path}[{i}]", keys, child, name)
+                    else:
+                        self.record(f"{path}[{i}]", keys, child)
             else:
                 self.scalar_list(path, keys, value)
         elif value is not None:
@@ -346,6 +359,34 @@ class _Builder:
             strengths.value(leaf.value, VALUE * VALUE_PRIOR.get(keys[0], 1.0))
         item = Item(len(self.items), "leaf", path, keys, tuple(leaves))
         self.add(item, strengths, _names(keys))
+
+    def named_row(
+        self, path: str, keys: tuple[str, ...], value: Mapping[str, Any], name: str
+    ) -> None:
+        """A row of a table of figures, named by one of its own fields (``{"metric":
+        "Active grower accounts", "value": 1630, "unit": "accounts", "period": …}``): one
+        figure, like a value object, whose name is the row's name. The name stands as the
+        item's last key (``("kpis", "Active grower accounts")``), so it is matched, headed
+        and worded as a key is; the unit's words say what the figure counts or measures
+        (``accounts``, ``devices``), the way a key's unit word does."""
+        label = str(value[name]).strip()
+        named = (*keys, label)
+        leaves: list[Leaf] = []
+        _flatten(path, value, leaves)
+        key = _row_value_key({k: v for k, v in value.items() if k != name}, self.facts, path)
+        assert key is not None  # _row_name checked it
+        first = join_key(path, key)
+        leaves = sorted(leaves, key=lambda leaf: leaf.path != first)
+        strengths = _Strengths()
+        strengths.keys(named)
+        for leaf in leaves[1:]:
+            field_key = "_".join(lexicon.key_words(leaf.path.rsplit(".", 1)[-1]))
+            if field_key in UNIT_KEYS and isinstance(leaf.value, str):
+                strengths.put(lexicon.words(leaf.value), MIDDLE_KEY, key=True)
+            elif leaf.path != join_key(path, name):
+                strengths.value(leaf.value, VALUE * VALUE_PRIOR.get(keys[0], 1.0))
+        item = Item(len(self.items), "leaf", first, named, tuple(leaves), row_key=key)
+        self.add(item, strengths, _names(named))
 
     def leaf(self, path: str, keys: tuple[str, ...], value: Any) -> None:
         strengths = _Strengths()
@@ -671,6 +712,9 @@ def build_index(report: Report) -> ReportIndex:
 
 
 VALUE_KEYS = frozenset({"value", "amount", "score"})
+NAME_KEYS = frozenset({"metric", "kpi", "measure", "indicator", "name", "label"})
+"""The field that names a row of a table of figures (``{"metric": …, "value": …}``)."""
+UNIT_KEYS = frozenset({"unit", "units"})
 BESIDE_KEYS = frozenset(
     {"unit", "units", "period", "currency", "out_of", "scale", "max", "of", "as_of", "year"}
 )
@@ -694,6 +738,31 @@ def _value_key(value: Mapping[str, Any], facts: ReportFacts, path: str) -> str |
         elif words not in BESIDE_KEYS:
             return None
     return found if found is not None and len(value) > 1 else None
+
+
+def _row_name(value: Mapping[str, Any], facts: ReportFacts, path: str) -> str | None:
+    """The key of the field that names ``value`` when it is a row of a table of figures:
+    a name field (``metric``, ``name``, ``label``, …) holding text, and otherwise a value
+    object (a scalar value with its unit or period beside it, or a bare ``value``);
+    ``None`` for any other record."""
+    for key, child in value.items():
+        if "_".join(lexicon.key_words(str(key))) not in NAME_KEYS or not isinstance(child, str):
+            continue
+        rest = {k: v for k, v in value.items() if k != key}
+        found = _row_value_key(rest, facts, path)
+        if not child.strip() or found is None:
+            return None
+        figure = rest[found]
+        return str(key) if not _is_container(figure) and figure is not None else None
+    return None
+
+
+def _row_value_key(rest: Mapping[str, Any], facts: ReportFacts, path: str) -> str | None:
+    """The key of a row's figure, once its name field is set aside."""
+    if len(rest) == 1:
+        only = str(next(iter(rest)))
+        return only if "_".join(lexicon.key_words(only)) in VALUE_KEYS else None
+    return _value_key(rest, facts, path)
 
 
 def index_for(report: Report) -> ReportIndex:

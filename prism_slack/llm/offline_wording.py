@@ -274,12 +274,17 @@ def shown(
             and symbol in set(CURRENCIES.values())
             and typed.display.lstrip("-").startswith(symbol)
         )
+        bare = unit in _PLAIN_UNITS and typed.quantity.measure is not None and _BARE.match(written)
+        if bare:  # a row's unit beside its figure: "212,400 hectares", not "212,400"
+            return typed.display
         if unit in _PLAIN_UNITS or (unit == "currency" and own_currency):
             return written  # a count as written or with its key's unit; the key's currency
     return typed.display
 
 
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
+_BARE = re.compile(r"-?[\d,.]+[KMB]?$")
+"""A figure written with no unit."""
 
 
 def _names_period(period: str, asked: frozenset[str]) -> bool:
@@ -336,8 +341,33 @@ def leaf_claim(
     typed = facts.get(leaf.path) if facts is not None else None
     period = typed.period_text if typed is not None and typed.kind.value == "quantity" else None
     if period and period.lower() not in name.lower():
-        value = f"{value} in {period}"  # the period is a cited leaf beside it, or its key's
+        value = f"{value} {_period_phrase(period)}"  # a cited leaf beside it, or its key's
+    if item.row_key:  # a table row: its figure is said as the row's own field holds it
+        return fact(f"{name}; {item.row_key}: {value}", cited)
     return fact(f"{name}: {value}", cited)
+
+
+_PERIOD_LEAD = frozenset(
+    {"at", "as", "in", "on", "for", "over", "during", "by", "since", "until", "to", "from"}
+)
+_PLAIN_PERIOD = re.compile(r"(?:FY|CY|[QH][1-4]|[12]H)?\s?'?\d{2,4}(?:[/-]\d{2,4})?", re.I)
+
+
+_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def _period_phrase(period: str) -> str:
+    """A period as said after a value: "in FY25", "at 30 June 2025" (it brings its own
+    preposition), "as of 2025-09-30" (a day), "(FY2024/25 average)" (a period with words
+    of its own)."""
+    words = period.split()
+    if words and words[0].lower() in _PERIOD_LEAD:
+        return period
+    if _DAY.fullmatch(period.strip()):
+        return f"as of {period}"  # a day: "as of 2025-09-30", not "in 2025-09-30"
+    if _PLAIN_PERIOD.fullmatch(period.strip()) or not any(ch.isdigit() for ch in period):
+        return f"in {period}"
+    return f"({period})" if len(words) > 1 else f"in {period}"
 
 
 def _is_change(keys: tuple[str, ...]) -> bool:

@@ -1,7 +1,8 @@
 """Compose (D3): the runtime, not the model, builds the reply from verified claims.
 
-Each distinct cited path becomes one numbered footnote ``[n] path = value``; a claim shows
-the numbers of the paths it cites. A path to an object or list shows its leaves compactly.
+Each distinct cited path becomes one numbered footnote: its label, value and path, which
+``render.view.footnote_text`` writes (``[n] label = value · path``); a claim shows the
+numbers of the paths it cites. A path to an object or list shows its leaves compactly.
 An ``absent`` claim is posted as the one fixed sentence, or as one of the plain forms that
 name what is missing ("Not in the audit report: page speed.", "The report doesn't list any
 competitors."), whatever else the model wrote: the verifier lets every ``absent`` claim
@@ -23,7 +24,7 @@ from prism_slack.verdict import ClaimVerdict
 FOOTNOTE_VALUE_CHARS = 200
 """A footnote shows at most this much of a cited value (the renderers' limit too)."""
 _NAMED_ABSENT = re.compile(
-    r"(?:Not in the audit report: |The report doesn't (?:list|name|give) )"
+    r"(?:Not in the audit report: |The report doesn't (?:list|name|give|mention) )"
     r"(?:[a-z][a-z'/&-]*|[A-Z][A-Z0-9&]{1,5})(?: (?:[a-z][a-z'/&-]*|[A-Z][A-Z0-9&]{1,5})){0,9}\."
 )
 """What an absent claim may say besides the fixed sentence: the part that is missing, in

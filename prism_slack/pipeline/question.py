@@ -9,11 +9,13 @@ whether it is written in English.
 - ``english``: whether the words read as English. Each word is looked up in the word
   frequency lists of English and of other languages (wordfreq, offline): a word much
   more common in another language than in English leans foreign (``ingresos``,
-  ``umsatz``), one common in English leans English; typos, figures and names lean
-  nowhere. A question is foreign when most of its letters are of a non-Latin script
-  (Chinese, Cyrillic, Arabic) or when its foreign-leaning words outnumber its English
-  ones (and there are at least two of them). A misspelled English question stays
-  English, so it is answered rather than refused.
+  ``umsatz``), one common in English leans English; typos, figures and names (a word
+  capitalised after the first) lean nowhere. A question is foreign when most of its
+  letters are of a non-Latin script (Chinese, Cyrillic, Arabic), when it has letters of
+  such a script and no English word (a Latin company name in a Chinese question), or when
+  its foreign-leaning words outnumber its English ones (and there are at least two of
+  them). A misspelled English question stays English, so it is answered rather than
+  refused.
 """
 
 from __future__ import annotations
@@ -64,11 +66,16 @@ def english(text: str) -> bool:
     if latin < len(letters) / 2:
         return False
     foreign = native = 0
-    for word in _WORD.findall(text.lower()):
-        lean = _lean(word)
+    for i, found in enumerate(_WORD.finditer(text)):
+        word = found.group(0)
+        if not all(map(_latin, word)) or (i and word[:1].isupper()):
+            continue  # another script's word, or a name ("Müller GmbH revenue?")
+        lean = _lean(word.lower())
         foreign += lean < 0
         native += lean > 0
-    return not (foreign >= 2 and foreign > native)
+    # "Kestrelpoint的收入是多少？": a Latin name in a question of another script
+    other_script = len(letters) - latin >= 2 and native == 0
+    return not (other_script or (foreign >= 2 and foreign > native))
 
 
 def _latin(ch: str) -> bool:

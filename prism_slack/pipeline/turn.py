@@ -230,6 +230,10 @@ def _resolve(
             report = reports.get(explicit)
         except UnknownReportError as e:
             return _reply(base, Outcome.FAILED, str(e).capitalize() + ".")
+        other = _other_company(text, report.slug, deps)
+        if other is not None:  # "Acme Corp revenue?" asked of another prospect's report
+            message = f"I have no report for {other}; I have:"
+            return _reply(base, Outcome.NEEDS_BINDING, message, candidates=_known(where, deps))
         if state.get_binding(where) != report.slug:
             state.set_binding(where, slug=report.slug)
         return report, False

@@ -49,6 +49,7 @@ from prism_slack.render.view import (
     View,
     ViewLine,
     build_view,
+    footnote_text,
     one_line,
     withheld_text,
 )
@@ -275,9 +276,9 @@ def _context(text: str) -> Block:
 
 
 def _footnote_line(f: Footnote) -> str:
-    """``[1] Annual revenue = £212.4m · `Financials["Annual Revenue"]` ``: what a rep reads
-    first, the field path after it (the path alone when the field has no label)."""
-    path = f"`{defang(f.path).replace('`', 'ʼ')}`"
-    if not f.label:
-        return f"[{f.n}] {path} = {as_text(f.value)}"
-    return f"[{f.n}] {as_text(f.label)} = {as_text(f.value)} · {path}"
+    """``footnote_text`` for Slack: the path as code, the report's words made inert."""
+    return footnote_text(f, path=_code, text=as_text)
+
+
+def _code(path: str) -> str:
+    return f"`{defang(path).replace('`', 'ʼ')}`"

@@ -20,6 +20,7 @@ from prism_slack.render.view import (
     View,
     ViewLine,
     build_view,
+    footnote_text,
     withheld_text,
 )
 from prism_slack.verdict import Label
@@ -67,9 +68,9 @@ def render_text(result: TurnResult, *, color: bool = False) -> str:
     if view.coaching:
         title = paint(f"{COACHING_TITLE}:", _YELLOW + _BOLD)
         blocks.append([title, *(f"  • {_claim_line(line, paint, view)}" for line in view.coaching)])
-    blocks.append(
-        [paint(f"[{f.n}] {_safe(f.path)} = {_safe(f.value)}", _DIM) for f in view.footnotes]
-    )
+    # path first: the dev corpora's scorers read a terminal footnote as `[n] path = value`
+    notes = [footnote_text(f, path=_safe, text=_safe, labelled=False) for f in view.footnotes]
+    blocks.append([paint(note, _DIM) for note in notes])
     closing = []
     if view.withheld:
         closing.append(paint(withheld_text(view.withheld), _YELLOW))

@@ -9,6 +9,7 @@ the same content. Withheld claims contribute their count, never their text.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from pydantic import BaseModel, ConfigDict
 
@@ -36,6 +37,10 @@ UNCHECKED_PLAIN = (
     "the wording of marked lines is not"
 )
 """The plain line when a posted fact is marked ``UNCHECKED_MARK``."""
+PARTLY_PLAIN = (
+    "Part of what was asked is not in the audit report; every fact below is checked against it"
+)
+"""The plain line when the reply answers and then names a part the report lacks."""
 EMPTY_VALUE = "(empty)"
 
 _DEFAULT_MESSAGES = {
@@ -200,8 +205,10 @@ def plain_words(result: TurnResult) -> str | None:
     withheld statement is said by its own line (``withheld_text``)."""
     if result.withheld or not any(c.kind == "fact" for c in result.posted):
         return None
-    if any(c.kind == "absent" for c in result.posted):
+    if result.posted[0].kind == "absent":
         return "What was asked is not in the audit report; every fact below is checked against it"
+    if any(c.kind == "absent" for c in result.posted):  # an answer, and a part it lacks
+        return PARTLY_PLAIN
     if any(c.unchecked for c in result.posted):
         return UNCHECKED_PLAIN
     return CHECKED_PLAIN
@@ -250,6 +257,30 @@ def _line(claim: PostedClaim) -> ViewLine:
         rewritten=claim.rewritten,
         unchecked=claim.unchecked,
     )
+
+
+def _as_is(text: str) -> str:
+    return text
+
+
+def footnote_text(
+    footnote: Footnote,
+    *,
+    path: Callable[[str], str] = _as_is,
+    text: Callable[[str], str] = _as_is,
+    labelled: bool = True,
+) -> str:
+    """The footnote form, for every surface: ``[1] Annual revenue = £212.4m ·
+    Financials["Annual Revenue"]`` — what a rep reads first (the field's label and its
+    value as a rep says it), the field path after it; ``[1] path = value`` when the field
+    has no label, or when ``labelled`` is off (the terminal's text, which the corpus
+    scorers read as ``[n] path = value``). ``path`` and ``text`` make the path and the
+    report's words safe for a surface (Slack code and escaping, the terminal's control
+    characters)."""
+    shown = text(footnote.value)
+    if not (labelled and footnote.label):
+        return f"[{footnote.n}] {path(footnote.path)} = {shown}"
+    return f"[{footnote.n}] {text(footnote.label)} = {shown} · {path(footnote.path)}"
 
 
 def _footnote(footnote: Footnote) -> Footnote:

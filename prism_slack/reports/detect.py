@@ -195,7 +195,10 @@ class CompanyIndex:
             names = _report_names(report)
             labels = [" ".join(n) for n in names] + [report.slug.replace("-", " ")]
             self._labels[report.slug] = labels
-            full.update("".join(n) for n in names)
+            # a domain is matched as written: read as a typo, its ending would swallow the
+            # word after the name ("kestrelpoint win" is no "kestrelpoint.io")
+            domain = _domain_tokens(report.company.domain) if report.company.domain else ()
+            full.update("".join(n) for n in names if n != domain)
             for tokens in names + _short_forms(names):
                 compact = "".join(tokens)
                 owners.setdefault(compact, set()).add(report.slug)
@@ -299,6 +302,8 @@ are also common words or initials are left out."""
 COMMON_WORD = 4.0
 """Zipf frequency from which a capitalised word is an ordinary English word, not a name."""
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9&'’.-]*[A-Za-z0-9]|[A-Za-z]")
+_POSSESSIVE = re.compile(r"['’]s$", re.IGNORECASE)
+"""A possessive ending is no part of a name ("Acme's revenue", "Acme Corp's")."""
 
 
 def unknown_company(text: str, *, capitalised: bool = True) -> str | None:
@@ -306,7 +311,9 @@ def unknown_company(text: str, *, capitalised: bool = True) -> str | None:
     ("Acme Corp", "globex inc"), or, with ``capitalised``, a run of capitalised words none
     of which is an ordinary English word or an acronym ("Initech", "Vandelay Industries";
     never the message's first word alone). The caller checks it names no known company."""
-    words = [(m.group(0).rstrip(".’'"), m.start()) for m in _WORD.finditer(text)]
+    words = [
+        (_POSSESSIVE.sub("", m.group(0)).rstrip(".’'"), m.start()) for m in _WORD.finditer(text)
+    ]
     for i, (word, _) in enumerate(words):
         if word.lower() in SUFFIX_WORDS and i > 0:
             head = [w for w, _ in words[max(0, i - 2) : i]]

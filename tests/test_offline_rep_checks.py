@@ -1,0 +1,157 @@
+"""What a new rep meets on a call, each on a small report of its own: the company a message
+names, questions in another language, follow-ups on a figure, coaching built on what a
+person's record says, and the parts of a question the report lacks. Every answer goes
+through the whole turn, verifier included."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from offline_support import ask, cited, envelope, offline_deps, texts
+
+from prism_slack.pipeline.question import ENGLISH_ONLY, english
+from prism_slack.pipeline.result import Outcome
+from prism_slack.pipeline.turn import TurnDeps, run_turn
+from prism_slack.ports import Conversation
+from prism_slack.render import render_text
+
+HERON: dict[str, Any] = {
+    **envelope(
+        "Heronwick Analytics",
+        financials={"revenue_usd": 21400000, "revenue_growth_pct": 12.0},
+        metrics={
+            "win_rate_pct": 18.5,
+            "refund_rate": 0.021,
+            "self_serve_share_pct": 41.0,
+            "assisted_share_pct": 59.0,
+            "newsletter_subscribers": 48200,
+        },
+        scores={"max": 10, "onboarding": 3, "self_serve": 6},
+        people=[
+            {
+                "full-name": "Odile Marchetti",
+                "position": "Chief Financial Officer",
+                "buying-role": "blocker",
+                "needs": ["Payback inside one budget year"],
+                "objections": ["Another dashboard tool was dropped after six months"],
+            },
+        ],
+        findings=[
+            {
+                "title": "Refunds follow a broken onboarding",
+                "severity": "critical",
+                "detail": "2.1% of orders are refunded, most within a week of a failed "
+                "onboarding call. Nobody owns the onboarding script.",
+            },
+            {
+                "title": "Dashboard payback goes unmeasured",
+                "severity": "medium",
+                "detail": "No dashboard has a payback target, so budget owners cannot "
+                "compare tools.",
+            },
+        ],
+    ),
+    "company": {
+        "name": "Heronwick Analytics",
+        "aliases": ["Heronwickpoint"],
+        "domain": "heronwickpoint.io",
+    },
+}
+
+
+@pytest.fixture(scope="module")
+def deps(tmp_path_factory: pytest.TempPathFactory) -> TurnDeps:
+    return offline_deps(tmp_path_factory.mktemp("reports"), {"heron": HERON})
+
+
+def turn(deps: TurnDeps, question: str, *, report: str | None = None) -> str:
+    where = Conversation(team="T", channel="C", thread=question)
+    return render_text(run_turn(question, where, deps, report=report))
+
+
+def test_the_domain_ending_is_no_typo_that_swallows_the_next_word(deps: TurnDeps) -> None:
+    """ "heronwickpoint win rate" is not "heronwickpoint.io": the word after the name is the ask."""
+    close = ask(deps, "heron", "heronwickpoint win rate?")
+    assert cited(close) == ["metrics.win_rate_pct"]
+    assert "Win rate: 18.5%." in turn(deps, "heronwickpoint.io win rate?")
+
+
+def test_a_question_in_another_script_around_a_latin_name_is_not_english(
+    deps: TurnDeps,
+) -> None:
+    for question in ("Heronwick的收入是多少？", "Каков доход Heronwick?"):
+        where = Conversation(team="T", channel="C", thread=question)
+        result = run_turn(question, where, deps)
+        assert result.outcome is Outcome.INVALID and result.message == ENGLISH_ONLY
+    assert english("Heronwick revenue for Müller GmbH?")  # a name leans to no language
+
+
+def test_an_unknown_company_is_named_without_its_possessive(deps: TurnDeps) -> None:
+    assert turn(deps, "what's Acme's revenue?").startswith("I have no report for Acme; I have:")
+
+
+def test_another_company_asked_of_a_pinned_report_is_named_back(deps: TurnDeps) -> None:
+    reply = turn(deps, "Acme Corp revenue?", report="heron")
+    assert reply.startswith("I have no report for Acme Corp; I have:")
+    assert "$21.4M" not in reply
+
+
+def test_coaching_for_a_person_states_their_needs_and_objections(deps: TurnDeps) -> None:
+    handled = ask(deps, "heron", "how do I get the CFO comfortable")
+    assert cited(handled)[:5] == [
+        "people[0].full-name",
+        "people[0].position",
+        "people[0].buying-role",
+        "people[0].needs[0]",
+        "people[0].objections[0]",
+    ]
+    said = texts(handled)
+    assert "Needs: Payback inside one budget year." in said
+    # the finding their record speaks of (payback, dashboard), not only the most severe
+    assert any(c.startswith("findings[1].") for c in cited(handled))
+    coaching = [p for p in handled.posted if p.kind == "coaching"]
+    assert coaching[0].text.startswith("Handle the objection")
+    assert coaching[-1].text.startswith("Ask:")
+    assert not any("M1" in p.text or "F5" in p.text for p in coaching)
+
+
+def test_last_year_after_a_one_period_figure_says_the_period_is_missing(
+    deps: TurnDeps,
+) -> None:
+    earlier = ask(deps, "heron", "what's their revenue", "and last year?")
+    assert texts(earlier)[0] == "Not in the audit report: revenue for an earlier period."
+    assert "financials.revenue_usd" in cited(earlier)  # the figure it has, as a near fact
+
+
+def test_a_missing_part_offers_no_near_fact_that_reads_as_its_answer(deps: TurnDeps) -> None:
+    parts = ask(deps, "heron", "refund rate, mobile share and page speed")
+    assert cited(parts)[:1] == ["metrics.refund_rate"]
+    assert texts(parts)[-2:] == [
+        "Not in the audit report: mobile share.",
+        "Not in the audit report: page speed.",
+    ]
+    assert len([p for p in parts.posted if p.kind == "fact"]) <= 2
+    shown = render_text(parts)
+    assert "Part of what was asked is not in the audit report" in shown
+
+
+def test_a_comparison_reads_a_shared_word_on_both_sides(deps: TurnDeps) -> None:
+    """ "self serve vs assisted share": two shares, not the self-serve score and then no
+    assisted score."""
+    both = ask(deps, "heron", "self serve vs assisted share")
+    assert cited(both)[0] == "metrics.self_serve_share_pct"
+    assert "Assisted share: 59%." in texts(both)
+    assert all(p.kind == "fact" for p in both.posted)
+
+
+def test_a_count_named_by_where_it_is_answers_it(deps: TurnDeps) -> None:
+    """ "people on their newsletter": the subscribers count them, said as such."""
+    subscribers = ask(deps, "heron", "how many ppl are on their newsletter")
+    assert texts(subscribers) == ["Newsletter subscribers: 48,200."]
+
+
+def test_tldr_is_one_word_not_two_parts(deps: TurnDeps) -> None:
+    brief = ask(deps, "heron", "tl;dr before my call?")
+    assert not any(p.kind == "absent" for p in brief.posted)
+    assert cited(brief)[0] == "findings[0].title"
