@@ -101,6 +101,7 @@ OTHER: dict[str, Any] = {
     "burn": {"netBurnPerMonth": 0.95},
     "digital": {"activeShare": {"Q1'25": 0.482, "Q4'25": 0.554}},
     "annual": {"memberGrowth": -0.4},
+    "issues": [{"title": "Dashboard payback is never measured"}, {"title": "Slow checkout"}],
     "people": {
         "name": ["Fiona Maddox", "Ravi Chandran"],
         "title": ["Finance Director", "Head of Digital"],
@@ -195,6 +196,9 @@ def other() -> Report:
          ["people.name[0]", "people.title[0]", "people.role[0]"], SETTLED),
         ("Fiona Maddox, the Finance Director, is the economic buyer.",
          ["people.name[0]", "people.title[1]", "people.role[0]"], FAILED),
+        # a negator inside the cited value is the value's own word, not a denial of it
+        ("Dashboard payback is never measured.", ["issues[0].title"], SETTLED),
+        ("They have no slow checkout.", ["issues[1].title"], FAILED),
         # a metric prefix on a unit is a word, not an invented name
         ("They save 0.9 megalitres of water per hectare.", ["kpis[2]"], UNDECIDED),
         ("Digitally active members climbed to 55.4% in Q4'25.",

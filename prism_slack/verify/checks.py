@@ -519,6 +519,8 @@ class ClaimContext:
             }
             if denial.value is not None:
                 value = stated[denial.value]
+                if value.start <= denial.at < value.end:
+                    continue  # the negator is the value's own word (``is never measured``)
                 if any(self._negative(leaf.path) for leaf in value.sources):
                     continue  # ``has no in-ground probes`` of ``No in-ground probes``
                 if any(self._absent_in_row(leaf.path) for leaf in value.sources):
