@@ -176,6 +176,12 @@ def house_styles(corpora: Path) -> Corpus:
     return _claims("house-styles", base / "reports", base / "claims.jsonl", "ok", "class", ids=True)
 
 
+def export_styles(corpora: Path) -> Corpus:
+    """Three more house styles, written blind in session 9 (``bench/corpora/export-styles``)."""
+    base = ROOT / "bench" / "corpora" / "export-styles"
+    return _claims("export-styles", base / "reports", base / "claims.jsonl", "ok", "class", ids=True)
+
+
 def infotabs(corpora: Path) -> Corpus:
     """INFOTABS dev: E statements are true; N (unsupported) and C (contradicted) are not."""
     base = corpora / "infotabs-dev"
@@ -243,6 +249,7 @@ CORPORA = {
     "natural-claims": natural_claims,
     "report-styles": report_styles,
     "house-styles": house_styles,
+    "export-styles": export_styles,
     "infotabs-dev": infotabs,
     "tabfact-dev": tabfact,
 }

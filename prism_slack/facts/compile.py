@@ -1016,7 +1016,7 @@ def _key_reading(words: tuple[str, ...], parent: str | None) -> _KeyReading:
         basis_points=bool(own & word_set("basis_point_words")),
         percent=bool(own & word_set("percent_words")),
         currency=next((c for w in words if (c := _key_currency(w))), None),
-        year=bool(own & word_set("year_words")) or "last" in own,
+        year=bool((own | parent_words) & word_set("year_words")) or "last" in own,
         relation=bool(own & word_set("relation_words")),
         duration=_key_duration(words),
         rate=rate,
