@@ -102,6 +102,11 @@ OTHER: dict[str, Any] = {
     "digital": {"activeShare": {"Q1'25": 0.482, "Q4'25": 0.554}},
     "annual": {"memberGrowth": -0.4},
     "issues": [{"title": "Dashboard payback is never measured"}, {"title": "Slow checkout"}],
+    "fin": {
+        "years": ["FY23", "FY24", "FY25"],
+        "units": {"revenue": "GBP m"},
+        "revenue": [871.4, 904.2, 958.7],
+    },
     "people": {
         "name": ["Fiona Maddox", "Ravi Chandran"],
         "title": ["Finance Director", "Head of Digital"],
@@ -196,6 +201,15 @@ def other() -> Report:
          ["people.name[0]", "people.title[0]", "people.role[0]"], SETTLED),
         ("Fiona Maddox, the Finance Director, is the economic buyer.",
          ["people.name[0]", "people.title[1]", "people.role[0]"], FAILED),
+        # a table stored by column: its period column and its units are the column's own
+        ("Revenue was £958.7m in FY25.", ["fin.revenue[2]", "fin.years[2]",
+                                          "fin.units.revenue"], SETTLED),
+        ("Revenue was £958.7m in FY24.", ["fin.revenue[2]", "fin.years[1]",
+                                          "fin.units.revenue"], UNDECIDED),
+        ("Revenue has grown every year, from £871.4m in FY23 to £958.7m in FY25.",
+         ["fin.revenue", "fin.years", "fin.units.revenue"], SETTLED),
+        ("Revenue has fallen every year, from £871.4m in FY23 to £958.7m in FY25.",
+         ["fin.revenue", "fin.years", "fin.units.revenue"], UNDECIDED),
         # a negator inside the cited value is the value's own word, not a denial of it
         ("Dashboard payback is never measured.", ["issues[0].title"], SETTLED),
         ("They have no slow checkout.", ["issues[1].title"], FAILED),

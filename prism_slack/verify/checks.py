@@ -637,9 +637,13 @@ class ClaimContext:
         change."""
         evidence = self.content_evidence.words
         tokens = words(self.content_text)
-        said = [tokens[i] for i in directions(tokens) if not evidence.has(tokens[i])]
+        found = directions(tokens)
+        said = [tokens[i] for i in found if not evidence.has(tokens[i])]
         if self.claim.kind != "fact" or not said:
             return []  # no direction word, or the cited values say it too
+        signs = set(found.values())
+        if len(signs) == 1 and self._series_goes(signs.pop()):
+            return []  # the cited series went that way: its points are no mere levels
         if any(q.direction for q in self.found.quantities) or any(
             d.relation == "change" for d in self.derivations
         ):

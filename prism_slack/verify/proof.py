@@ -828,14 +828,19 @@ def _other_field_named(
         return None
     said = _stems(text)
     stated = {leaf.path for leaf in cited if _states(report, leaf, found, text)}
+    periods = {
+        f.period_text for leaf in cited if (f := report.facts.get(leaf.path)) and f.period_text
+    }  # a table's period column states the period of its other columns' items
     for leaf in cited:
-        if leaf.path not in stated:
+        value = report.evidence.leaf(leaf.path)
+        if leaf.path not in stated or (value is not None and value.render() in periods):
             continue
         own = _key_stems(leaf.path)
         for other in cited:
             theirs = _key_stems(other.path)
-            if other.path in stated or not theirs:
-                continue  # a sibling whose own value the claim states names that value
+            if other.path in stated or not theirs or theirs == own:
+                continue  # a sibling whose own value the claim states names that value;
+                # one key (another point of a column, a column's unit) contrasts nothing
             if own & theirs:  # contrasting siblings: home_team and away_team, strongs and
                 # strongs_transliteration (every word that sets a longer key apart is said)
                 extra, rest = theirs - own, own - theirs
@@ -924,8 +929,9 @@ def _stems(text: str) -> frozenset[str]:
 
 @lru_cache(maxsize=65536)
 def _key_stems(path: str) -> frozenset[str]:
-    """The stems of a path's last key (``rows[3].home_team`` → home, team)."""
-    return _stems(re.split(r"\.(?![^\[]*\])", path)[-1])
+    """The stems of a path's last key (``rows[3].home_team`` → home, team; a column's
+    index is no word: ``revenue[2]`` → revenue)."""
+    return _stems(_no_index(re.split(r"\.(?![^\[]*\])", path)[-1]))
 
 
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
