@@ -106,7 +106,9 @@ OTHER: dict[str, Any] = {
         "years": ["FY23", "FY24", "FY25"],
         "units": {"revenue": "GBP m"},
         "revenue": [871.4, 904.2, 958.7],
+        "interest_cover": ["2.6x", "2.3x", "1.9x"],
     },
+    "bi": [{"label": "Revenue, group (FY2025)", "value": 612.4, "unit": "USD m"}],
     "people": {
         "name": ["Fiona Maddox", "Ravi Chandran"],
         "title": ["Finance Director", "Head of Digital"],
@@ -210,11 +212,15 @@ def other() -> Report:
          ["fin.revenue", "fin.years", "fin.units.revenue"], SETTLED),
         ("Revenue has fallen every year, from £871.4m in FY23 to £958.7m in FY25.",
          ["fin.revenue", "fin.years", "fin.units.revenue"], UNDECIDED),
+        ("Interest cover has fallen to 1.9x.", ["fin.interest_cover", "fin.years"], SETTLED),
+        # a BI row's label names its value
+        ("Group revenue was $612.4m in FY2025.", ["bi[0]"], SETTLED),
+        ("Group EBITDA was $612.4m in FY2025.", ["bi[0]"], UNDECIDED),
         # a negator inside the cited value is the value's own word, not a denial of it
         ("Dashboard payback is never measured.", ["issues[0].title"], SETTLED),
         ("They have no slow checkout.", ["issues[1].title"], FAILED),
         # a metric prefix on a unit is a word, not an invented name
-        ("They save 0.9 megalitres of water per hectare.", ["kpis[2]"], UNDECIDED),
+        ("They save 0.9 megalitres of water per hectare.", ["kpis[2]"], SETTLED),
         ("Digitally active members climbed to 55.4% in Q4'25.",
          ["digital.activeShare[\"Q4'25\"]"], FAILED),
     ],

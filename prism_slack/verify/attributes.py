@@ -292,11 +292,14 @@ def _fits(
     record = _record(source.path)
     siblings = [c for c in cited if record is not None and _record(c.path) == record]
     # a row's value is named by its cited label cells (``metric: Net revenue retention``)
-    labels = [c for c in siblings if c.is_text and not any(v.numeric for v in c.quantities)]
+    labels = [
+        c for c in siblings if c.is_text and c.path.rsplit(".", 1)[-1].lower() in MEASURE_LABEL_KEYS
+    ]
     kin = frozenset().union(*(c.concepts for c in labels)) - section_concepts
+    label_words = WordSet.union([WordSet(c.stems, c.prefixes, c.concepts) for c in labels])
     speaks = bool(
         (concepts.all_concepts(clause) & (source.measures | kin)) - section_concepts
-    ) or any(whole.has_exactly(w) for w in specific)
+    ) or any(whole.has_exactly(w) or label_words.has_exactly(w) for w in specific)
     missing = {c for c in measures - source.concepts - kin if not _spelt_in(c, clause, whole)}
     if any(missing & family and source.measures & family for family in lexicon.EXCLUSIVE_MEASURES):
         return "contradicts"  # "gross revenue retention" citing net_revenue_retention_pct
@@ -324,7 +327,7 @@ def _fits(
     )
     if not all(record_words.has_exactly(w) for w in foreign):
         return "doubt" if speaks else "contradicts"
-    if not source.is_text:  # the field's path is all it says: the clause names it
+    if not source.is_text or source.figure:  # the path is all it says: the clause names it
         return "fits" if not said or speaks or any(whole.has(w) for w in said) else "doubt"
     if not said or any(  # some of the same words around the same number in the sentence
         there is not None and matches(q, v) and any(there.has(w) for w in said)
@@ -332,6 +335,11 @@ def _fits(
     ):
         return "fits"
     return "contradicts" if _elsewhere(q, pairs, said, claim_words) else "doubt"
+
+
+MEASURE_LABEL_KEYS = frozenset({"label", "metric", "kpi", "measure", "indicator"})
+"""The keys of a row's cell that names what its value measures (``{metric: "Logo churn",
+value: 12.5}``); a row's other cells (a name, a place) are its subject, not its measure."""
 
 
 def _attributive_concepts(clause: Sequence[str]) -> frozenset[str]:

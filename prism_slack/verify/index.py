@@ -18,7 +18,7 @@ from typing import Any
 
 from prism_slack import language
 from prism_slack.evidence import Leaf, canonical_path, join_key
-from prism_slack.facts.model import TypedFact
+from prism_slack.facts.model import FactKind, TypedFact
 from prism_slack.language import stem, words
 from prism_slack.reports.model import Report
 from prism_slack.verify import concepts, lexicon
@@ -67,6 +67,8 @@ class LeafFacts:
     """Complete names: the value's names and identifiers, a short value, path keys."""
     record_text: str
     """The value as ``numbers.record_key`` writes it, to find a score or time string in."""
+    figure: bool = False
+    """A text value that is one figure (``"1.9x"``, ``"£471"``): its key says what it is."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +127,7 @@ def _leaf_facts(leaf: Leaf, ordinary: frozenset[str], typed: TypedFact | None) -
         path_texts=path_texts,
         units=frozenset(u for u in units if u),
         record_text=record_key(fold(str(leaf.value))),
+        figure=is_text and typed is not None and typed.kind is FactKind.QUANTITY,
     )
 
 
