@@ -242,3 +242,38 @@ def test_a_claim_over_a_series_is_no_restatement_to_post_unjudged(other: Report)
     claim = Claim(text="Growth has picked up every year.", kind="fact", evidence=["ANNUAL.GROWTH"])
     verdict = verify_claim(claim, report)
     assert verdict.undecided and not verdict.restates
+
+
+@pytest.mark.parametrize(
+    ("text", "evidence"),
+    [
+        # a word set against one the evidence says (desktop where it says mobile)
+        ("The booking engine loses 81% of guests who start a booking, most of them on desktop.",
+         ["funnel.detail"]),
+        # a superlative no rule read
+        ("Pumps are the biggest segment, at 57% of revenue.", ["revenue.by_segment"]),
+    ],
+)  # fmt: skip
+def test_a_claim_that_asserts_more_than_its_values_is_no_restatement(
+    text: str, evidence: list[str]
+) -> None:
+    """``auto`` posts a restatement unjudged, so an unfound word that may carry a claim of
+    its own keeps it for the judge."""
+    data = {
+        **OTHER,
+        "funnel": {
+            "detail": "The booking engine loses 81% of guests who start a booking, most of "
+            "them on mobile, where the payment step times out."
+        },
+        "revenue": {
+            "by_segment": {
+                "pumps": {"revenue_usd": 151000000, "share_pct": 31.1},
+                "iv_sets": {"revenue_usd": 278000000, "share_pct": 57.2},
+                "service": {"revenue_usd": 57000000, "share_pct": 11.7},
+            }
+        },
+    }
+    verdict = verify_claim(
+        Claim(text=text, kind="fact", evidence=evidence), build_report("r", data)
+    )
+    assert verdict.undecided and not verdict.restates, verdict

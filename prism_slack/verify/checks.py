@@ -795,8 +795,14 @@ class ClaimContext:
         if self._cites_a_series():
             return False  # a claim over a series' points says its shape: more than a value
         missing = self.content_gap[1]
-        if len(set(missing)) > RESTATED_GAP or set(missing) & lexicon.POLARITY:
-            return False  # "all", "never", "only" unfound: a quantifier is never framing
+        if len(set(missing)) > RESTATED_GAP or set(missing) & _NEVER_FRAMING:
+            return False  # "all", "never", "only", "biggest" unfound: never framing
+        unfound = concepts.all_concepts(missing)
+        held = frozenset().union(*(leaf.concepts for leaf in self.cited))
+        if any(
+            unfound & family and held & family - unfound for family in lexicon.EXCLUSIVE_MEASURES
+        ):
+            return False  # ``most of them on desktop`` where the evidence says mobile
         index = self.index
         claim = squash_text(self.found.text)
         stated = {
@@ -1054,6 +1060,8 @@ def assess(
 
 
 FIGURE_UNNAMED = "attribute.figure_unnamed"
+_NEVER_FRAMING = lexicon.POLARITY | lexicon.HIGHEST | lexicon.LOWEST
+"""Unfound words that assert, never frame: quantifiers and superlatives no rule read."""
 
 NOTHING_ANCHORED = Problem(
     "attribute.nothing_anchored",
