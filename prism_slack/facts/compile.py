@@ -494,9 +494,10 @@ class _Compiler:
             rest = written[len(_bare(written)) :].strip()
             if rest and scale_factor(rest) is not None:
                 return fact  # ``1.46 mn``: the grammar applied the scale
-            if rest and fact.quantity is not None and duration_unit(rest):
-                quantity = fact.quantity.model_copy(  # ``6 wks``
-                    update={"unit": Unit.DURATION, "measure": duration_unit(rest)}
+            unit = duration_unit(rest.split()[-1]) if 0 < len(rest.split()) <= 2 else None
+            if unit and fact.quantity is not None:
+                quantity = fact.quantity.model_copy(  # ``6 wks``, ``6 business days``
+                    update={"unit": Unit.DURATION, "measure": unit}
                 )
                 fact = fact.model_copy(
                     update={"quantity": quantity, "display": display.quantity(quantity)}
