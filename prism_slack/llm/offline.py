@@ -1268,6 +1268,7 @@ def _series_periods(index: ReportIndex) -> set[str]:
     for fact in index.facts.series.values():
         for point in fact.series.points if fact.series is not None else ():
             label = re.sub(r"[\s']+", "", point.period.lower())
+            found.add(label)  # "fy25" for ``FY25``: a point of the series, not a subject
             part = re.match(r"(q[1-4]|h[12]|[12]h)", label)
             if part is not None:
                 name = part.group(1)
@@ -1286,8 +1287,9 @@ def _parts(text: str, index: ReportIndex) -> list[Question]:
     for part in parts:
         named = [*part.content, *part.soft]
         qualifier = (bool(part.content) and set(part.content) <= {"target"}) or (
-            bool(named) and all(_PERIOD.fullmatch(t) for t in named)  # "Q1 vs Q4": a period
-        )
+            bool(named)
+            and all(_PERIOD.fullmatch(t) or _PERIOD_WORDS.fullmatch(t) for t in named)
+        )  # "Q1 vs Q4", "fy23 vs fy25": a period
         if qualifier or (part.empty and not part.soft and not part.who):
             if out:
                 out[-1] = out[-1].merged(part)
