@@ -18,6 +18,7 @@ The index is built once per report (``index_for``) and reused.
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 from collections.abc import Mapping, Sequence
@@ -365,6 +366,10 @@ class _Builder:
         """A table stored by column (``stakeholders: {name: [...], title: [...]}``): the
         cells of one index are one record, read as a list of objects is."""
         size = len(value[columns[0]])
+        figures = _figure_columns(value, columns)
+        if figures is not None:
+            self.column_figures(path, keys, value, figures, scale)
+            return
         for i in range(size):
             row = {k: value[k][i] for k in columns}
             cells = {k: f"{join_key(path, k)}[{i}]" for k in columns}
@@ -443,6 +448,29 @@ class _Builder:
         for leaf in leaves:
             strengths.value(leaf.value, VALUE * VALUE_PRIOR.get(keys[0], 1.0))
         self.add(Item(len(self.items), "list", path, keys, leaves), strengths, _names(keys))
+
+    def column_figures(
+        self,
+        path: str,
+        keys: tuple[str, ...],
+        value: Mapping[str, Any],
+        figures: tuple[str, str],
+        scale: Leaf | None,
+    ) -> None:
+        """A table stored by column of names and figures (``areas: [...]`` beside
+        ``score: [...]``): each index is one figure named by its name cell, as a row
+        ``{"label": …, "value": …}`` is."""
+        names, numbers = figures
+        for i, (label, figure) in enumerate(zip(value[names], value[numbers], strict=True)):
+            at = f"{join_key(path, numbers)}[{i}]"
+            named = (*keys, str(label).strip())
+            leaves = (Leaf(at, figure), Leaf(f"{join_key(path, names)}[{i}]", label))
+            strengths = _Strengths()
+            strengths.keys(named)
+            if scale is not None:
+                self.scales[at] = scale
+            item = Item(len(self.items), "leaf", at, named, leaves, row_key=numbers)
+            self.add(item, strengths, _names(named))
 
     def record(
         self,
@@ -657,8 +685,16 @@ def _roles(fields: dict[str, Leaf]) -> dict[str, Leaf]:
 
 def field_key(path: str) -> str:
     """The key of a record's field at ``path``: its last key, without the index of a table
-    stored by column (``stakeholders.title[2]`` → ``title``)."""
-    return re.sub(r"\[\d+\]$", "", path.rsplit(".", 1)[-1])
+    stored by column (``stakeholders.title[2]`` → ``title``), a quoted key unquoted
+    (``Competitors[0]["Distance by road (km)"]`` → ``Distance by road (km)``)."""
+    bare = re.sub(r"\[\d+\]$", "", path)
+    quoted = _LAST_QUOTED.search(bare)
+    if quoted is not None:
+        return str(json.loads(quoted.group(1)))
+    return re.sub(r"\[\d+\]$", "", bare.rsplit(".", 1)[-1])
+
+
+_LAST_QUOTED = re.compile(r'\[("(?:[^"\\]|\\.)*")\]$')
 
 
 def column_table(value: Mapping[str, Any]) -> tuple[str, ...]:
@@ -674,6 +710,20 @@ def column_table(value: Mapping[str, Any]) -> tuple[str, ...]:
     if len(columns) < 2 or len(sizes) != 1 or min(sizes) < 2 or 2 * len(columns) < len(value):
         return ()
     return columns
+
+
+def _figure_columns(value: Mapping[str, Any], columns: tuple[str, ...]) -> tuple[str, str] | None:
+    """(name column, figure column) when a table stored by column is two columns, one of
+    text and one of numbers: a table of named figures; else ``None``."""
+    if len(columns) != 2:
+        return None
+    text = [k for k in columns if all(isinstance(x, str) for x in value[k])]
+    numbers = [
+        k
+        for k in columns
+        if all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in value[k])
+    ]
+    return (text[0], numbers[0]) if len(text) == 1 and len(numbers) == 1 else None
 
 
 def _is_container(value: Any) -> bool:

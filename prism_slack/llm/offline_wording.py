@@ -361,6 +361,8 @@ def leaf_claim(
         if "/" not in value:  # the scale's top: 10, or of a range written "0-10"
             top = scale.value if is_number(scale.value) else _NUMBER.findall(str(scale.value))[-1]
             value = f"{value}/{format_value((), top)}"
+        if item.row_key:  # a row of named scores: "Field scheduling; score: 1/5"
+            name = f"{name}; {label(('', item.row_key), caps).lower()}"
         return fact(f"{name}: {value}", list(dict.fromkeys([*cited, scale.path])))
     if _is_change(item.keys) and value[:1] in ("-", "−"):
         value = f"down {value[1:]}"
