@@ -29,8 +29,8 @@ question first.
 
 from __future__ import annotations
 
-import logging
 import json
+import logging
 import re
 import time
 from dataclasses import dataclass, field, fields, replace
@@ -1294,8 +1294,7 @@ def _parts(text: str, index: ReportIndex) -> list[Question]:
     for part in parts:
         named = [*part.content, *part.soft]
         qualifier = (bool(part.content) and set(part.content) <= {"target"}) or (
-            bool(named)
-            and all(_PERIOD.fullmatch(t) or _PERIOD_WORDS.fullmatch(t) for t in named)
+            bool(named) and all(_PERIOD.fullmatch(t) or _PERIOD_WORDS.fullmatch(t) for t in named)
         )  # "Q1 vs Q4", "fy23 vs fy25": a period
         if qualifier or (part.empty and not part.soft and not part.who):
             if out:
