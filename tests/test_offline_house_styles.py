@@ -144,9 +144,9 @@ def test_quarter_and_half_keys_are_a_series_read_by_the_period_asked(deps: TurnD
     composer = Composer(index_for(report), load_playbook(), 6)
     claims = composer.answer("queue minutes in Q1 vs Q4")
     assert [c.kind for c in claims] == ["fact"]  # a quarter alone is no subject of its own
-    assert claims[0].text == "Queue: 4.5 minutes in Q1'25; 7 minutes in Q4'25."
+    assert claims[0].text == "Queue in Q1'25: 4.5 minutes; in Q4'25: 7 minutes."  # period first
     half = ask(deps, "quill", "what were bookings in 1H FY25")
-    assert texts(half) == ["Bookings: 10.2M NZD in 1H FY25."]
+    assert texts(half) == ["Bookings (1H FY25): 10.2M NZD."]
 
 
 def test_a_scale_written_as_a_range_is_the_scores_scale(deps: TurnDeps) -> None:

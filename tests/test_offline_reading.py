@@ -168,9 +168,9 @@ def test_the_period_before_after_a_series(deps: TurnDeps) -> None:
     latest = ask(deps, "birch", "no show rate")
     assert "7% in 2024" in texts(latest)[0]
     before = ask(deps, "birch", "no show rate", "and last year?")
-    assert texts(before)[0].endswith("9% in 2023.")
+    assert texts(before)[0].endswith("in 2023: 9%.")  # the period names the figure
     named = ask(deps, "birch", "no show rate", "and last year?", "what about 2022?")
-    assert texts(named)[0].endswith("11% in 2022.")
+    assert texts(named)[0].endswith("in 2022: 11%.")
 
 
 def test_a_money_word_qualifying_a_count_is_no_amount() -> None:

@@ -954,7 +954,9 @@ def _unit_text(unit: str) -> tuple[Unit, str | None, float | None, str | None] |
         return Unit.CURRENCY, currency, factor, None
     if low.startswith("%") or tokens[:1] in (["percent"], ["pct"]):
         return Unit.PERCENT, None, None, text if len(text) > 1 else None
-    if low in word_set("multiple_words") or low in {"x", "multiple"}:
+    if low in {"x", "times"}:  # a multiple as written: 4.6 with unit ``x`` is 4.6x
+        return Unit.RATIO, None, None, "x"
+    if low in word_set("multiple_words") or low == "multiple":
         return Unit.RATIO, None, None, None
     if low in {"fraction", "share", "proportion"}:
         return Unit.FRACTION, None, None, None

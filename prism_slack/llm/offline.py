@@ -29,6 +29,7 @@ question first.
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 import time
@@ -964,9 +965,15 @@ class Composer:
         asked = {  # every word, stop words too: "need" and "want" name fields here
             lexicon.stem(w) for w in lexicon.words(q.text) if len(w) > 2
         } - {lexicon.stem(w) for w in _PERSON_PRONOUNS}
-        for key, leaves in _record_fields(person).items():
+        fields = _record_fields(person)
+        for key, leaves in fields.items():
             if asked & {lexicon.stem(w) for w in lexicon.key_words(key) if len(w) > 2}:
                 return _field_claim(person, key, leaves)
+        if lexicon.FINDING in lexicon.terms(lexicon.words(q.text)):  # "what's his issue?"
+            concerns = set(lexicon.RECORD_FIELDS["person"].get("concerns", ()))
+            for key, leaves in fields.items():
+                if concerns & set(lexicon.key_words(key)):
+                    return _field_claim(person, key, leaves)
         return None
 
     def on_record(self, person: Item) -> list[Claim]:
@@ -1268,6 +1275,7 @@ def _series_periods(index: ReportIndex) -> set[str]:
     for fact in index.facts.series.values():
         for point in fact.series.points if fact.series is not None else ():
             label = re.sub(r"[\s']+", "", point.period.lower())
+            found.add(label)  # "fy25" for ``FY25``: a point of the series, not a subject
             part = re.match(r"(q[1-4]|h[12]|[12]h)", label)
             if part is not None:
                 name = part.group(1)
@@ -1286,8 +1294,8 @@ def _parts(text: str, index: ReportIndex) -> list[Question]:
     for part in parts:
         named = [*part.content, *part.soft]
         qualifier = (bool(part.content) and set(part.content) <= {"target"}) or (
-            bool(named) and all(_PERIOD.fullmatch(t) for t in named)  # "Q1 vs Q4": a period
-        )
+            bool(named) and all(_PERIOD.fullmatch(t) or _PERIOD_WORDS.fullmatch(t) for t in named)
+        )  # "Q1 vs Q4", "fy23 vs fy25": a period
         if qualifier or (part.empty and not part.soft and not part.who):
             if out:
                 out[-1] = out[-1].merged(part)
@@ -1350,12 +1358,20 @@ def _coaching_anchor(hits: list[Hit]) -> Item:
     return (findings or others or [pool[0].item])[0]
 
 
+_QUOTED_KEY = re.compile(r'\[("(?:[^"\\]|\\.)*")\]')
+
+
 def _record_fields(record: Item) -> dict[str, list[Leaf]]:
     """A record's leaves by the key of its own they are under (a list's items together)."""
     fields: dict[str, list[Leaf]] = {}
     prefix = len(record.path)
     for leaf in record.leaves:
-        key = re.split(r"[.\[]", leaf.path[prefix:].lstrip("."), maxsplit=1)[0]
+        rest = leaf.path[prefix:]
+        quoted = _QUOTED_KEY.match(rest)  # People[0]["Objections / concerns"]
+        if quoted is not None:
+            key = str(json.loads(quoted.group(1)))
+        else:
+            key = re.split(r"[.\[]", rest.lstrip("."), maxsplit=1)[0]
         fields.setdefault(key, []).append(leaf)
     return fields
 

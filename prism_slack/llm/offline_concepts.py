@@ -277,5 +277,6 @@ def measure_items(index: ReportIndex, measure: Measure, text: str) -> tuple[list
 
 
 def _outside_lists(item: Item) -> bool:
-    """A leaf field outside any list."""
-    return item.kind == "leaf" and not _IN_LIST.search(item.path)
+    """A leaf field outside any list, or a row of a table of figures (``profile[3] =
+    {"label": "Founded", "value": 2009}``): a field named by its row."""
+    return item.kind == "leaf" and (bool(item.row_key) or not _IN_LIST.search(item.path))

@@ -18,6 +18,7 @@ The index is built once per report (``index_for``) and reused.
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 from collections.abc import Mapping, Sequence
@@ -317,6 +318,10 @@ class _Builder:
             if path in self.facts.series or _value_key(value, self.facts, path) is not None:
                 self.one_value(path, keys, value, scale)
                 return
+            columns = column_table(value)
+            if columns and not any(join_key(path, k) in self.facts.series for k in columns):
+                self.by_column(path, keys, value, columns, scale)
+                value = {k: v for k, v in value.items() if k not in columns}
             for key, child in value.items():
                 child_path = join_key(path, str(key))
                 if scale is not None and "_".join(lexicon.key_words(str(key))) not in SCALE_KEYS:
@@ -332,10 +337,46 @@ class _Builder:
                         self.named_row(f"{path}[{i}]", keys, child, name)
                     else:
                         self.record(f"{path}[{i}]", keys, child)
+            elif path in self.facts.series:
+                self.column_series(path, keys, value)
             else:
                 self.scalar_list(path, keys, value)
         elif value is not None:
             self.leaf(path, keys, value)
+
+    def column_series(self, path: str, keys: tuple[str, ...], values: list[Any]) -> None:
+        """A column of a table whose index column gives each cell's period (``revenue:
+        [871.4, 904.2, 958.7]`` beside ``years: [FY23, FY24, FY25]``): one series, like a
+        series keyed by period, that cites every cell."""
+        leaves = tuple(Leaf(f"{path}[{i}]", v) for i, v in enumerate(values) if v is not None)
+        strengths = _Strengths()
+        strengths.keys(keys)
+        for leaf in leaves:
+            strengths.value(leaf.value, VALUE * VALUE_PRIOR.get(keys[0], 1.0))
+        self.add(Item(len(self.items), "leaf", path, keys, leaves), strengths, _names(keys))
+
+    def by_column(
+        self,
+        path: str,
+        keys: tuple[str, ...],
+        value: Mapping[str, Any],
+        columns: tuple[str, ...],
+        scale: Leaf | None,
+    ) -> None:
+        """A table stored by column (``stakeholders: {name: [...], title: [...]}``): the
+        cells of one index are one record, read as a list of objects is."""
+        size = len(value[columns[0]])
+        figures = _figure_columns(value, columns)
+        if figures is not None:
+            self.column_figures(path, keys, value, figures, scale)
+            return
+        for i in range(size):
+            row = {k: value[k][i] for k in columns}
+            cells = {k: f"{join_key(path, k)}[{i}]" for k in columns}
+            if scale is not None:
+                for cell in cells.values():
+                    self.scales[cell] = scale
+            self.record(path, keys, row, cells)
 
     def one_value(
         self, path: str, keys: tuple[str, ...], value: Mapping[str, Any], scale: Leaf | None
@@ -380,8 +421,8 @@ class _Builder:
         strengths = _Strengths()
         strengths.keys(named)
         for leaf in leaves[1:]:
-            field_key = "_".join(lexicon.key_words(leaf.path.rsplit(".", 1)[-1]))
-            if field_key in UNIT_KEYS and isinstance(leaf.value, str):
+            named_key = "_".join(lexicon.key_words(leaf.path.rsplit(".", 1)[-1]))
+            if named_key in UNIT_KEYS and isinstance(leaf.value, str):
                 strengths.put(lexicon.words(leaf.value), MIDDLE_KEY, key=True)
             elif leaf.path != join_key(path, name):
                 strengths.value(leaf.value, VALUE * VALUE_PRIOR.get(keys[0], 1.0))
@@ -408,12 +449,46 @@ class _Builder:
             strengths.value(leaf.value, VALUE * VALUE_PRIOR.get(keys[0], 1.0))
         self.add(Item(len(self.items), "list", path, keys, leaves), strengths, _names(keys))
 
-    def record(self, path: str, keys: tuple[str, ...], value: Mapping[str, Any]) -> None:
+    def column_figures(
+        self,
+        path: str,
+        keys: tuple[str, ...],
+        value: Mapping[str, Any],
+        figures: tuple[str, str],
+        scale: Leaf | None,
+    ) -> None:
+        """A table stored by column of names and figures (``areas: [...]`` beside
+        ``score: [...]``): each index is one figure named by its name cell, as a row
+        ``{"label": …, "value": …}`` is."""
+        names, numbers = figures
+        for i, (label, figure) in enumerate(zip(value[names], value[numbers], strict=True)):
+            at = f"{join_key(path, numbers)}[{i}]"
+            named = (*keys, str(label).strip())
+            leaves = (Leaf(at, figure), Leaf(f"{join_key(path, names)}[{i}]", label))
+            strengths = _Strengths()
+            strengths.keys(named)
+            if scale is not None:
+                self.scales[at] = scale
+            item = Item(len(self.items), "leaf", at, named, leaves, row_key=numbers)
+            self.add(item, strengths, _names(named))
+
+    def record(
+        self,
+        path: str,
+        keys: tuple[str, ...],
+        value: Mapping[str, Any],
+        cells: Mapping[str, str] | None = None,
+    ) -> None:
+        """One record: an object in a list, or (``cells``: each field's own path) one index
+        of a table stored by column, whose item path is the table's."""
         leaves: list[Leaf] = []
-        _flatten(path, value, leaves)
+        if cells is None:
+            _flatten(path, value, leaves)
+        else:
+            leaves = [Leaf(cells[k], v) for k, v in value.items() if v is not None]
         fields = _roles(
             {
-                str(k): Leaf(join_key(path, str(k)), v)
+                str(k): Leaf(cells[k] if cells is not None else join_key(path, str(k)), v)
                 for k, v in value.items()
                 if not _is_container(v) and v is not None
             }
@@ -423,8 +498,7 @@ class _Builder:
         for i, key in enumerate(keys):
             strengths.put(lexicon.key_words(key), MIDDLE_KEY if i else SECTION_KEY + 0.5, key=True)
         for leaf in leaves:
-            last = leaf.path.rsplit(".", 1)[-1]
-            strengths.put(lexicon.key_words(last), FIELD_KEY, key=True)
+            strengths.put(lexicon.key_words(field_key(leaf.path)), FIELD_KEY, key=True)
             strengths.value(leaf.value, TITLE_VALUE if leaf.path in heads else VALUE)
         item = Item(len(self.items), "record", path, keys, tuple(leaves), fields)
         if item.is_person:  # whatever its section is called (team, decision_makers)
@@ -607,6 +681,49 @@ def _roles(fields: dict[str, Leaf]) -> dict[str, Leaf]:
                 k: v for k, v in fields.items() if k not in taken and k not in renamed
             }
     return fields
+
+
+def field_key(path: str) -> str:
+    """The key of a record's field at ``path``: its last key, without the index of a table
+    stored by column (``stakeholders.title[2]`` → ``title``), a quoted key unquoted
+    (``Competitors[0]["Distance by road (km)"]`` → ``Distance by road (km)``)."""
+    bare = re.sub(r"\[\d+\]$", "", path)
+    quoted = _LAST_QUOTED.search(bare)
+    if quoted is not None:
+        return str(json.loads(quoted.group(1)))
+    return re.sub(r"\[\d+\]$", "", bare.rsplit(".", 1)[-1])
+
+
+_LAST_QUOTED = re.compile(r'\[("(?:[^"\\]|\\.)*")\]$')
+
+
+def column_table(value: Mapping[str, Any]) -> tuple[str, ...]:
+    """The columns of a table stored by column: at least two lists of scalars, all of one
+    length (two or more), that are most of the object's fields (a ``scale`` or ``units``
+    may sit beside them); else ``()``."""
+    columns = tuple(
+        str(k)
+        for k, v in value.items()
+        if isinstance(v, list) and not any(_is_container(x) for x in v)
+    )
+    sizes = {len(value[k]) for k in columns}
+    if len(columns) < 2 or len(sizes) != 1 or min(sizes) < 2 or 2 * len(columns) < len(value):
+        return ()
+    return columns
+
+
+def _figure_columns(value: Mapping[str, Any], columns: tuple[str, ...]) -> tuple[str, str] | None:
+    """(name column, figure column) when a table stored by column is two columns, one of
+    text and one of numbers: a table of named figures; else ``None``."""
+    if len(columns) != 2:
+        return None
+    text = [k for k in columns if all(isinstance(x, str) for x in value[k])]
+    numbers = [
+        k
+        for k in columns
+        if all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in value[k])
+    ]
+    return (text[0], numbers[0]) if len(text) == 1 and len(numbers) == 1 else None
 
 
 def _is_container(value: Any) -> bool:

@@ -21,7 +21,7 @@ import yaml
 from prism_slack.claims import Claim
 from prism_slack.evidence import Leaf, Scalar
 from prism_slack.llm import lexicon
-from prism_slack.llm.offline_index import CURRENCIES, KEY_SCALES, UNIT_WORDS, Item
+from prism_slack.llm.offline_index import CURRENCIES, KEY_SCALES, UNIT_WORDS, Item, field_key
 from prism_slack.llm.playbook import Entry
 
 if TYPE_CHECKING:  # the facts package imports the verifier, which imports reports
@@ -287,6 +287,32 @@ _BARE = re.compile(r"-?[\d,.]+[KMB]?$")
 """A figure written with no unit."""
 
 
+def asked_points(facts: ReportFacts, path: str, periods: frozenset[str]) -> frozenset[str]:
+    """The paths of the points of the series at ``path`` whose periods a question names
+    ("bad debt fy23 vs fy25"): those are the figures said, and cited."""
+    typed = facts.series.get(path)
+    if typed is None or typed.series is None or not periods:
+        return frozenset()
+    return frozenset(p.path for p in typed.series.points if _names_period(p.period, periods))
+
+
+def _points_said(facts: ReportFacts, path: str, asked: frozenset[str]) -> str:
+    """``in FY23: 2.1%; in FY25: 2.6%``: each asked point after its period."""
+    from prism_slack.facts.display import quantity  # the facts package imports verify
+
+    typed = facts.series[path]
+    points = typed.series.points if typed.series is not None else ()
+    return "; ".join(
+        f"{_period_phrase(p.period)}: {quantity(p.quantity)}" for p in points if p.path in asked
+    )
+
+
+def _point_paths(facts: ReportFacts, path: str) -> frozenset[str]:
+    typed = facts.series.get(path)
+    points = typed.series.points if typed is not None and typed.series is not None else ()
+    return frozenset(p.path for p in points)
+
+
 def _names_period(period: str, asked: frozenset[str]) -> bool:
     """A series point's ``period`` is one the question names: as written ("2024", "FY24"),
     or a quarter or half named without its year ("Q1" for ``Q1'25``, "H2" for ``2H FY25``)
@@ -326,11 +352,17 @@ def leaf_claim(
         leaf = Leaf(item.path, leaf.value)
     name = label(item.keys, caps)
     cited = [x.path for x in item.leaves]
+    if facts is not None and (asked := asked_points(facts, item.path, periods)):
+        # "bad debt fy23 vs fy25": each point named by its period, the period beside the name
+        cited = [x for x in cited if x in asked or x not in _point_paths(facts, item.path)]
+        return fact(f"{name} {_points_said(facts, item.path, asked)}", cited)
     value = shown(item.keys, leaf, facts, periods)
     if scale is not None and is_number(leaf.value) and (_is_score(item.keys) or "/" in value):
         if "/" not in value:  # the scale's top: 10, or of a range written "0-10"
             top = scale.value if is_number(scale.value) else _NUMBER.findall(str(scale.value))[-1]
             value = f"{value}/{format_value((), top)}"
+        if item.row_key:  # a row of named scores: "Field scheduling; score: 1/5"
+            name = f"{name}; {label(('', item.row_key), caps).lower()}"
         return fact(f"{name}: {value}", list(dict.fromkeys([*cited, scale.path])))
     if _is_change(item.keys) and value[:1] in ("-", "−"):
         value = f"down {value[1:]}"
@@ -341,7 +373,11 @@ def leaf_claim(
     typed = facts.get(leaf.path) if facts is not None else None
     period = typed.period_text if typed is not None and typed.kind.value == "quantity" else None
     if period and period.lower() not in name.lower():
-        value = f"{value} {_period_phrase(period)}"  # a cited leaf beside it, or its key's
+        phrase = _period_phrase(period)  # a cited leaf beside it, or its key's
+        if phrase.startswith("in ") and not item.row_key:
+            name = f"{name} {phrase}"  # "EBITDA margin in FY25: 40.6%": the period names it
+        else:
+            value = f"{value} {phrase}"
     if item.row_key:  # a table row: its figure is said as the row's own field holds it
         return fact(f"{name}; {item.row_key}: {value}", cited)
     return fact(f"{name}: {value}", cited)
@@ -393,7 +429,7 @@ def finding_claim(item: Item) -> Claim:
     of any number the title holds.
     """
     title, severity = item.fields["title"], item.fields["severity"]
-    named = " ".join(_words(severity.path.rsplit(".", 1)[-1]))  # severity, rating, priority
+    named = " ".join(_words(field_key(severity.path)))  # severity, rating, priority
     return fact(
         f"Finding: {format_value((), title.value)}; "
         f"{format_value((), severity.value).lower()} {named}",
@@ -444,7 +480,7 @@ def record_claim(
     rest = [leaf for leaf in item.fields.values() if leaf is not head][:4]
     parts = []
     for leaf in rest:
-        key = leaf.path.rsplit(".", 1)[-1]
+        key = field_key(leaf.path)
         value = shown((key,), leaf, facts)
         bare = "_".join(lexicon.key_words(key)) in ("notes", "detail", "description", "summary")
         parts.append(value if bare else f"{label(('', key), caps)}: {value}")
