@@ -109,6 +109,7 @@ OTHER: dict[str, Any] = {
         "interest_cover": ["2.6x", "2.3x", "1.9x"],
     },
     "bi": [{"label": "Revenue, group (FY2025)", "value": 612.4, "unit": "USD m"}],
+    "ops": {"Vessel wait before berth, median (hrs, FY2025)": 19.5},
     "people": {
         "name": ["Fiona Maddox", "Ravi Chandran"],
         "title": ["Finance Director", "Head of Digital"],
@@ -213,6 +214,11 @@ def other() -> Report:
         ("Revenue has fallen every year, from £871.4m in FY23 to £958.7m in FY25.",
          ["fin.revenue", "fin.years", "fin.units.revenue"], UNDECIDED),
         ("Interest cover has fallen to 1.9x.", ["fin.interest_cover", "fin.years"], SETTLED),
+        # a key that is a label: its words past punctuation, a number with its unit
+        ("Vessel wait before berth was 19.5 hours in FY2025.",
+         ['ops["Vessel wait before berth, median (hrs, FY2025)"]'], SETTLED),
+        ("Vessel wait before berth was 19.5 days in FY2025.",
+         ['ops["Vessel wait before berth, median (hrs, FY2025)"]'], FAILED),
         # a BI row's label names its value
         ("Group revenue was $612.4m in FY2025.", ["bi[0]"], SETTLED),
         ("Group EBITDA was $612.4m in FY2025.", ["bi[0]"], UNDECIDED),

@@ -128,8 +128,8 @@ def candidates(c: Quantity, v: Quantity) -> list[Decimal]:
     A number a path names (``top_10_share_pct``) is a label: it warrants only a plain
     number (``top 10``), never a percent, an amount or a measure (``10%``)."""
     x = v.value
-    if v.from_path and (c.kind is not QKind.NUMBER or c.unit is not None):
-        return []
+    if v.from_path and v.unit is None and (c.kind is not QKind.NUMBER or c.unit is not None):
+        return []  # (a path's number with its unit, ``within_60s``, is that measure)
     if v.kind is QKind.SCORE:
         assert v.scale is not None
         if c.kind is QKind.SCORE:

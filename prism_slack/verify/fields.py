@@ -260,6 +260,10 @@ def path_periods(path: str, fact: TypedFact | None = None) -> tuple[Quantity, ..
         if word.isdigit() and not _PATH_PERIOD.match(word):
             out.append(Quantity(QKind.NUMBER, word, value=Decimal(word), from_path=True))
             continue
+        m = None if re.fullmatch(r"[12]h", word) else _NUMBER_UNIT.fullmatch(word)  # not 2H
+        if m:  # ``answered_within_60s``: 60 seconds
+            out += _written_figures(f"{m.group(1)} {m.group(2)}")
+            continue
         m = _PATH_PERIOD.match(word)
         if m is None:
             out += _written_periods(word)
@@ -307,3 +311,12 @@ def _fact_periods(fact: TypedFact) -> tuple[Quantity, ...]:
     else:
         return ()
     return (Quantity(QKind.PERIOD, text, period=period, from_path=True),)
+
+
+_NUMBER_UNIT = re.compile(r"(\d+)([a-z]+)")
+
+
+@lru_cache(maxsize=4096)
+def _written_figures(text: str) -> tuple[Quantity, ...]:
+    """A number with its unit as a key writes it (``60s``, ``30days``), read as a claim is."""
+    return tuple(replace(q, from_path=True) for q in scan(text).quantities if q.numeric and q.unit)

@@ -61,7 +61,9 @@ def fold(text: str) -> str:
 
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
-_PATH_SPLIT = re.compile(r"[._\-\s\[\]\"]+")
+_PATH_SPLIT = re.compile(r"[^0-9A-Za-z%&'$€£]+")
+"""Between a path's words: dots, brackets, quotes, spaces and any punctuation a key that
+is a label carries (``Vessel wait before berth, median (hrs, FY2025)``)."""
 
 
 PREFIX_LEN = 6
