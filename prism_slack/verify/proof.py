@@ -709,6 +709,8 @@ def _unbound(q: Quantity, report: Report, cited: Sequence[LeafFacts], text: str)
 COUNTED_WINDOW = 4
 """How many words after a passage's number may name what it counts (``three of the 14
 lines``)."""
+PASSAGE_TOKENS = 6
+"""A text of fewer words and numbers is a cell, whose key says what its number counts."""
 
 
 def _count_noun_unbound(q: Quantity, report: Report, hits: Sequence[LeafFacts], text: str) -> bool:
@@ -725,7 +727,7 @@ def _count_noun_unbound(q: Quantity, report: Report, hits: Sequence[LeafFacts], 
         if value is None or not isinstance(value.value, str):
             return False  # a number field: its key says what it counts
         tokens = [t.replace(",", "") for t in _TOKEN.findall(value.value.lower())]
-        if len(tokens) < 6:
+        if len(tokens) < PASSAGE_TOKENS:
             return False  # a cell, not a passage: its key says what it counts
         for i, token in enumerate(tokens):
             if _same_number(token, q) and noun in map(
