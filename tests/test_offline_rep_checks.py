@@ -155,3 +155,44 @@ def test_tldr_is_one_word_not_two_parts(deps: TurnDeps) -> None:
     brief = ask(deps, "heron", "tl;dr before my call?")
     assert not any(p.kind == "absent" for p in brief.posted)
     assert cited(brief)[0] == "findings[0].title"
+
+
+LARKSPUR: dict[str, Any] = envelope(
+    "Larkspur Tiles",
+    metrics={"monthly_sessions": 412000, "quote_rejection_rate": 0.083, "return_rate": 0.04},
+    findings=[
+        {
+            "title": "Quotes go out two days late",
+            "severity": "high",
+            "detail": "8.3% of quotes are rejected after the buyer has already ordered.",
+        },
+        {"title": "Returns are logged by hand", "severity": "low", "detail": "4% return."},
+    ],
+)
+
+
+@pytest.fixture(scope="module")
+def lark(tmp_path_factory: pytest.TempPathFactory) -> TurnDeps:
+    return offline_deps(tmp_path_factory.mktemp("reports"), {"lark": LARKSPUR})
+
+
+def test_traffic_is_asked_of_sessions(lark: TurnDeps) -> None:
+    """ "how much traffic does the site get": a site's traffic is its sessions (visits)."""
+    assert cited(ask(lark, "lark", "how much traffic does the site get"))[:1] == [
+        "metrics.monthly_sessions"
+    ]
+
+
+def test_a_phrasal_verb_round_its_object_is_read_whole(lark: TurnDeps) -> None:
+    """ "turn offers down" is to reject them, the particle after the object as reps say it."""
+    for question in ("how often do they turn offers down", "how often do they turn down offers"):
+        parts = ask(lark, "lark", question)
+        assert parts.posted[0].kind == "fact", question
+        assert cited(parts)[:1] == ["metrics.quote_rejection_rate"], question
+        assert texts(parts)[1:] == ["The report doesn't mention offers."], question
+
+
+def test_the_thing_to_hammer_on_is_a_talking_point(lark: TurnDeps) -> None:
+    parts = ask(lark, "lark", "whats the one thing to hammer on")
+    assert not any(p.kind == "absent" for p in parts.posted)
+    assert cited(parts)[0] == "findings[0].title"
