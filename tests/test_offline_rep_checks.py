@@ -5,6 +5,7 @@ through the whole turn, verifier included."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -196,3 +197,19 @@ def test_the_thing_to_hammer_on_is_a_talking_point(lark: TurnDeps) -> None:
     parts = ask(lark, "lark", "whats the one thing to hammer on")
     assert not any(p.kind == "absent" for p in parts.posted)
     assert cited(parts)[0] == "findings[0].title"
+
+
+def test_a_figure_row_with_a_note_is_named_by_its_unit(tmp_path: Path) -> None:
+    """ "how many locations": a row `{label: Sites, value: 40, unit: locations, note: …}` is
+    a figure that counts locations; its note beside it makes it no other record."""
+    report = envelope(
+        "Wrenfield Optics",
+        profile=[
+            {"label": "Headquarters", "value": "Leeds, United Kingdom"},
+            {"label": "Sites", "value": 40, "unit": "locations", "note": "31 UK, 9 Ireland"},
+        ],
+    )
+    deps = offline_deps(tmp_path, {"wren": report})
+    parts = ask(deps, "wren", "how many locations have they got")
+    assert parts.posted[0].kind == "fact"
+    assert cited(parts)[0] == "profile[1].value"

@@ -836,6 +836,7 @@ BESIDE_KEYS = frozenset(
     {"unit", "units", "period", "currency", "out_of", "scale", "max", "of", "as_of", "year"}
 )
 """A value object: one scalar under a value key, the rest what it is measured in or of."""
+NOTE_KEYS = frozenset({"note", "notes", "comment", "comments"})
 
 
 def _value_key(value: Mapping[str, Any], facts: ReportFacts, path: str) -> str | None:
@@ -875,7 +876,10 @@ def _row_name(value: Mapping[str, Any], facts: ReportFacts, path: str) -> str | 
 
 
 def _row_value_key(rest: Mapping[str, Any], facts: ReportFacts, path: str) -> str | None:
-    """The key of a row's figure, once its name field is set aside."""
+    """The key of a row's figure, once its name field is set aside; a note beside it
+    (``{"label": "Practices", "value": 146, "unit": "locations", "note": …}``) is no
+    other field."""
+    rest = {k: v for k, v in rest.items() if "_".join(lexicon.key_words(str(k))) not in NOTE_KEYS}
     if len(rest) == 1:
         only = str(next(iter(rest)))
         return only if "_".join(lexicon.key_words(only)) in VALUE_KEYS else None
