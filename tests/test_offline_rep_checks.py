@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from offline_support import ask, cited, envelope, offline_deps, texts
 
+from prism_slack.llm import lexicon
 from prism_slack.pipeline.question import ENGLISH_ONLY, english
 from prism_slack.pipeline.result import Outcome
 from prism_slack.pipeline.turn import TurnDeps, run_turn
@@ -213,3 +214,14 @@ def test_a_figure_row_with_a_note_is_named_by_its_unit(tmp_path: Path) -> None:
     parts = ask(deps, "wren", "how many locations have they got")
     assert parts.posted[0].kind == "fact"
     assert cited(parts)[0] == "profile[1].value"
+
+
+def test_picking_up_the_phone_is_answering_it() -> None:
+    """ "how quickly do they pick up the phone" asks how soon calls are answered."""
+    for question in (
+        "how quickly do they pick up the phone",
+        "how quick do they pick calls up",
+    ):
+        terms = lexicon.terms(lexicon.words(question))
+        assert terms[0] == "duration", question
+        assert "answer" in terms and "pick" not in terms, question
