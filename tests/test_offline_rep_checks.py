@@ -225,3 +225,21 @@ def test_picking_up_the_phone_is_answering_it() -> None:
         terms = lexicon.terms(lexicon.words(question))
         assert terms[0] == "duration", question
         assert "answer" in terms and "pick" not in terms, question
+
+
+def test_a_system_acronym_names_the_tools_its_initials_label(tmp_path: Path) -> None:
+    """ "what WMS do they use": the S is the system; "Warehouse management (UK)" and
+    "(Ireland)" are spelled by the rest of its initials."""
+    report = envelope(
+        "Kilnford Freight",
+        stack=[
+            {"label": "Warehouse management (UK)", "value": "Manhattan SCALE"},
+            {"label": "Warehouse management (Ireland)", "value": "Mantis"},
+            {"label": "CRM", "value": "Pipedrive"},
+        ],
+    )
+    deps = offline_deps(tmp_path, {"kiln": report})
+    parts = ask(deps, "kiln", "what WMS do they use")
+    assert parts.posted[0].kind == "fact"
+    assert {"stack[0].value", "stack[1].value"} <= set(cited(parts))
+    assert "stack[2].value" not in cited(parts)

@@ -590,11 +590,13 @@ def _subsequence(short: str, long: str) -> bool:
 def _acronyms(key: str) -> set[str]:
     """The initials a rep may type for a key of several words: ``net_interest_margin_pct``
     → ``nim``, ``return_on_assets`` → ``roa`` and ``ra``, ``food_and_beverage`` → ``fb``."""
+    head = key.split("(", 1)[0]  # "Practice management (Canada)": also "pm"
+    found = _acronyms(head) if head.strip() and head != key else set()
     words = [w for w in lexicon.key_words(key) if w not in UNIT_WORDS and not w.isdigit()]
     if len(words) < 2:
-        return set()
+        return found
     content = [w for w in words if not lexicon.is_stop(w)]
-    return {"".join(w[0] for w in ws) for ws in (words, content) if len(ws) >= 2}
+    return found | {"".join(w[0] for w in ws) for ws in (words, content) if len(ws) >= 2}
 
 
 @dataclass(frozen=True, slots=True)
