@@ -179,7 +179,9 @@ def house_styles(corpora: Path) -> Corpus:
 def export_styles(corpora: Path) -> Corpus:
     """Three more house styles, written blind in session 9 (``bench/corpora/export-styles``)."""
     base = ROOT / "bench" / "corpora" / "export-styles"
-    return _claims("export-styles", base / "reports", base / "claims.jsonl", "ok", "class", ids=True)
+    return _claims(
+        "export-styles", base / "reports", base / "claims.jsonl", "ok", "class", ids=True
+    )
 
 
 def infotabs(corpora: Path) -> Corpus:

@@ -5,11 +5,13 @@ through the whole turn, verifier included."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 from offline_support import ask, cited, envelope, offline_deps, texts
 
+from prism_slack.llm import lexicon
 from prism_slack.pipeline.question import ENGLISH_ONLY, english
 from prism_slack.pipeline.result import Outcome
 from prism_slack.pipeline.turn import TurnDeps, run_turn
@@ -155,3 +157,89 @@ def test_tldr_is_one_word_not_two_parts(deps: TurnDeps) -> None:
     brief = ask(deps, "heron", "tl;dr before my call?")
     assert not any(p.kind == "absent" for p in brief.posted)
     assert cited(brief)[0] == "findings[0].title"
+
+
+LARKSPUR: dict[str, Any] = envelope(
+    "Larkspur Tiles",
+    metrics={"monthly_sessions": 412000, "quote_rejection_rate": 0.083, "return_rate": 0.04},
+    findings=[
+        {
+            "title": "Quotes go out two days late",
+            "severity": "high",
+            "detail": "8.3% of quotes are rejected after the buyer has already ordered.",
+        },
+        {"title": "Returns are logged by hand", "severity": "low", "detail": "4% return."},
+    ],
+)
+
+
+@pytest.fixture(scope="module")
+def lark(tmp_path_factory: pytest.TempPathFactory) -> TurnDeps:
+    return offline_deps(tmp_path_factory.mktemp("reports"), {"lark": LARKSPUR})
+
+
+def test_traffic_is_asked_of_sessions(lark: TurnDeps) -> None:
+    """ "how much traffic does the site get": a site's traffic is its sessions (visits)."""
+    assert cited(ask(lark, "lark", "how much traffic does the site get"))[:1] == [
+        "metrics.monthly_sessions"
+    ]
+
+
+def test_a_phrasal_verb_round_its_object_is_read_whole(lark: TurnDeps) -> None:
+    """ "turn offers down" is to reject them, the particle after the object as reps say it."""
+    for question in ("how often do they turn offers down", "how often do they turn down offers"):
+        parts = ask(lark, "lark", question)
+        assert parts.posted[0].kind == "fact", question
+        assert cited(parts)[:1] == ["metrics.quote_rejection_rate"], question
+        assert texts(parts)[1:] == ["The report doesn't mention offers."], question
+
+
+def test_the_thing_to_hammer_on_is_a_talking_point(lark: TurnDeps) -> None:
+    parts = ask(lark, "lark", "whats the one thing to hammer on")
+    assert not any(p.kind == "absent" for p in parts.posted)
+    assert cited(parts)[0] == "findings[0].title"
+
+
+def test_a_figure_row_with_a_note_is_named_by_its_unit(tmp_path: Path) -> None:
+    """ "how many locations": a row `{label: Sites, value: 40, unit: locations, note: …}` is
+    a figure that counts locations; its note beside it makes it no other record."""
+    report = envelope(
+        "Wrenfield Optics",
+        profile=[
+            {"label": "Headquarters", "value": "Leeds, United Kingdom"},
+            {"label": "Sites", "value": 40, "unit": "locations", "note": "31 UK, 9 Ireland"},
+        ],
+    )
+    deps = offline_deps(tmp_path, {"wren": report})
+    parts = ask(deps, "wren", "how many locations have they got")
+    assert parts.posted[0].kind == "fact"
+    assert cited(parts)[0] == "profile[1].value"
+
+
+def test_picking_up_the_phone_is_answering_it() -> None:
+    """ "how quickly do they pick up the phone" asks how soon calls are answered."""
+    for question in (
+        "how quickly do they pick up the phone",
+        "how quick do they pick calls up",
+    ):
+        terms = lexicon.terms(lexicon.words(question))
+        assert terms[0] == "duration", question
+        assert "answer" in terms and "pick" not in terms, question
+
+
+def test_a_system_acronym_names_the_tools_its_initials_label(tmp_path: Path) -> None:
+    """ "what WMS do they use": the S is the system; "Warehouse management (UK)" and
+    "(Ireland)" are spelled by the rest of its initials."""
+    report = envelope(
+        "Kilnford Freight",
+        stack=[
+            {"label": "Warehouse management (UK)", "value": "Manhattan SCALE"},
+            {"label": "Warehouse management (Ireland)", "value": "Mantis"},
+            {"label": "CRM", "value": "Pipedrive"},
+        ],
+    )
+    deps = offline_deps(tmp_path, {"kiln": report})
+    parts = ask(deps, "kiln", "what WMS do they use")
+    assert parts.posted[0].kind == "fact"
+    assert {"stack[0].value", "stack[1].value"} <= set(cited(parts))
+    assert "stack[2].value" not in cited(parts)

@@ -174,10 +174,22 @@ def expand(tokens: Iterable[str]) -> list[str]:
     return out
 
 
+_PARTICLES = wordset("down off away up out back")
+"""A phrasal verb's particle, which may follow its object ("turn loads down", "sign it off")."""
+
+
 def _merge_phrases(tokens: list[str]) -> Iterator[tuple[str, tuple[str, ...]]]:
-    """(term or token, the tokens it was made of)."""
+    """(term or token, the tokens it was made of). A two-word phrase ending in a particle
+    also merges across one word between (``turn loads down`` → ``reject``, ``loads``)."""
     i = 0
     while i < len(tokens):
+        if i + 2 < len(tokens) and tokens[i + 2] in _PARTICLES:
+            split = _PHRASES.get((tokens[i], tokens[i + 2]))
+            if split is not None and (tokens[i], tokens[i + 1]) not in _PHRASES:
+                yield split, (tokens[i], tokens[i + 2])
+                yield tokens[i + 1], (tokens[i + 1],)
+                i += 3
+                continue
         for size in range(min(_MAX_PHRASE, len(tokens) - i), 1, -1):
             merged = _PHRASES.get(tuple(tokens[i : i + size]))
             if merged is not None:

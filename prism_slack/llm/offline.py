@@ -205,13 +205,22 @@ def parse_question(text: str, index: ReportIndex, *, names_company: bool = False
     those qualify the subject, and a field without them does not answer it. A figure
     (``5b``) only sharpens the ranking."""
     tokens = [index.correct(t) for t in lexicon.words(text)]
+    system = {  # "PMS", "TMS": the report's "PM"/"TM" with its system (or plural) S
+        m.lower(): m.lower()[:-1]
+        for m in _ACRONYM.findall(text)
+        if len(m) >= 3 and m.endswith("S") and m.isalpha()
+        if m.lower() not in index.postings and m.lower()[:-1] in index.postings
+    }
+    tokens = [system.get(t, t) for t in tokens]
     tokens += _spelled_out(tokens, index.short_keys)
     raw = set(tokens)
     specific = {lexicon.stem(w) for w in _NAMES.findall(text)} | {
         t for t in tokens if _PERIOD.fullmatch(t)
     }
     specific |= {  # an acronym typed in capitals names its subject: "R&D", "CAPAs"
-        lexicon.stem(w) for m in _ACRONYM.findall(text) for w in lexicon.words(m)
+        system.get(s, s)
+        for m in _ACRONYM.findall(text)
+        for s in (lexicon.stem(w) for w in lexicon.words(m))
     }
     periods = _series_periods(index) if any(_PART_PERIOD.fullmatch(t) for t in tokens) else set()
     q = Question(text, names_company=names_company)

@@ -590,11 +590,13 @@ def _subsequence(short: str, long: str) -> bool:
 def _acronyms(key: str) -> set[str]:
     """The initials a rep may type for a key of several words: ``net_interest_margin_pct``
     → ``nim``, ``return_on_assets`` → ``roa`` and ``ra``, ``food_and_beverage`` → ``fb``."""
+    head = key.split("(", 1)[0]  # "Practice management (Canada)": also "pm"
+    found = _acronyms(head) if head.strip() and head != key else set()
     words = [w for w in lexicon.key_words(key) if w not in UNIT_WORDS and not w.isdigit()]
     if len(words) < 2:
-        return set()
+        return found
     content = [w for w in words if not lexicon.is_stop(w)]
-    return {"".join(w[0] for w in ws) for ws in (words, content) if len(ws) >= 2}
+    return found | {"".join(w[0] for w in ws) for ws in (words, content) if len(ws) >= 2}
 
 
 @dataclass(frozen=True, slots=True)
@@ -836,6 +838,7 @@ BESIDE_KEYS = frozenset(
     {"unit", "units", "period", "currency", "out_of", "scale", "max", "of", "as_of", "year"}
 )
 """A value object: one scalar under a value key, the rest what it is measured in or of."""
+NOTE_KEYS = frozenset({"note", "notes", "comment", "comments"})
 
 
 def _value_key(value: Mapping[str, Any], facts: ReportFacts, path: str) -> str | None:
@@ -875,7 +878,10 @@ def _row_name(value: Mapping[str, Any], facts: ReportFacts, path: str) -> str | 
 
 
 def _row_value_key(rest: Mapping[str, Any], facts: ReportFacts, path: str) -> str | None:
-    """The key of a row's figure, once its name field is set aside."""
+    """The key of a row's figure, once its name field is set aside; a note beside it
+    (``{"label": "Practices", "value": 146, "unit": "locations", "note": …}``) is no
+    other field."""
+    rest = {k: v for k, v in rest.items() if "_".join(lexicon.key_words(str(k))) not in NOTE_KEYS}
     if len(rest) == 1:
         only = str(next(iter(rest)))
         return only if "_".join(lexicon.key_words(only)) in VALUE_KEYS else None
