@@ -349,11 +349,17 @@ class _Builder:
         [871.4, 904.2, 958.7]`` beside ``years: [FY23, FY24, FY25]``): one series, like a
         series keyed by period, that cites every cell."""
         leaves = tuple(Leaf(f"{path}[{i}]", v) for i, v in enumerate(values) if v is not None)
+        self._cells("leaf", path, keys, leaves)
+
+    def _cells(
+        self, kind: ItemKind, path: str, keys: tuple[str, ...], leaves: tuple[Leaf, ...]
+    ) -> None:
+        """One item of a list's (or a column's) plain values, named by its keys."""
         strengths = _Strengths()
         strengths.keys(keys)
         for leaf in leaves:
             strengths.value(leaf.value, VALUE * VALUE_PRIOR.get(keys[0], 1.0))
-        self.add(Item(len(self.items), "leaf", path, keys, leaves), strengths, _names(keys))
+        self.add(Item(len(self.items), kind, path, keys, leaves), strengths, _names(keys))
 
     def by_column(
         self,
@@ -441,13 +447,8 @@ class _Builder:
         leaves = tuple(
             Leaf(f"{path}[{i}]", v) for i, v in enumerate(values) if not _is_container(v)
         )
-        if not leaves:
-            return
-        strengths = _Strengths()
-        strengths.keys(keys)
-        for leaf in leaves:
-            strengths.value(leaf.value, VALUE * VALUE_PRIOR.get(keys[0], 1.0))
-        self.add(Item(len(self.items), "list", path, keys, leaves), strengths, _names(keys))
+        if leaves:
+            self._cells("list", path, keys, leaves)
 
     def column_figures(
         self,
