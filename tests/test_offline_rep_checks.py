@@ -241,3 +241,21 @@ def test_a_system_acronym_names_the_tools_its_initials_label(tmp_path: Path) -> 
     assert parts.posted[0].kind == "fact"
     assert {"stack[0].value", "stack[1].value"} <= set(cited(parts))
     assert "stack[2].value" not in cited(parts)
+
+
+def test_a_people_s_word_names_its_place_and_bring_in_is_revenue(tmp_path: Path) -> None:
+    """ "how much does the canadian business bring in": "canadian" names the report's
+    Canada, "bring in" asks revenue, and "bring in" spells no "BI" key."""
+    report = envelope(
+        "Wrenfield Optics",
+        financials=[
+            {"label": "Revenue, group (FY2025)", "value": 612.4, "unit": "USD m"},
+            {"label": "Revenue, Wrenfield Canada (FY2025)", "value": 58.9, "unit": "CAD m"},
+        ],
+        stack=[{"label": "BI", "value": "Looker"}],
+        notes={"currency": "Canadian figures are in CAD, not translated."},
+    )
+    deps = offline_deps(tmp_path, {"wren": report})
+    parts = ask(deps, "wren", "how much does the canadian business bring in")
+    assert cited(parts)[0].startswith("financials[1]")
+    assert not any(path.startswith("stack") for path in cited(parts))

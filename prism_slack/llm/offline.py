@@ -199,6 +199,22 @@ it does not answer."""
 _NAMES = re.compile(r"(?<=\w\W)\b[A-Z][a-z]+\b")
 
 
+_DEMONYM_ENDS = ("ian", "ean", "ese", "ish", "an", "i")
+_PLACE_ENDS = ("", "a", "ia", "y", "o")
+
+
+def _places_of(tokens: list[str], known: dict[str, dict[int, float]]) -> list[str]:
+    """The place a people's word names, when the report has it ("canadian" → canada,
+    "italian" → italy): a word of its own, so the report's "Canada" answers it too."""
+    out = []
+    for t in tokens:
+        for end in _DEMONYM_ENDS if len(t) >= 6 else ():
+            if t.endswith(end):
+                base = t[: -len(end)]
+                out += [p for e in _PLACE_ENDS if (p := base + e) != t and p in known][:1]
+    return out
+
+
 def parse_question(text: str, index: ReportIndex, *, names_company: bool = False) -> Question:
     """``text`` in index terms. A word the report and the lexicon do not know weighs half,
     unless it is a name (capitalised inside the sentence: "Brazil") or a quarter ("Q1"):
@@ -213,6 +229,7 @@ def parse_question(text: str, index: ReportIndex, *, names_company: bool = False
     }
     tokens = [system.get(t, t) for t in tokens]
     tokens += _spelled_out(tokens, index.short_keys)
+    tokens += _places_of(tokens, index.postings)
     raw = set(tokens)
     specific = {lexicon.stem(w) for w in _NAMES.findall(text)} | {
         t for t in tokens if _PERIOD.fullmatch(t)
@@ -1323,6 +1340,8 @@ def _spelled_out(tokens: list[str], short_keys: frozenset[str]) -> list[str]:
     for i in range(len(tokens)):
         for n in range(2, 5):
             run = tokens[i : i + n]
+            if lexicon.is_stop(run[0]) or lexicon.is_stop(run[-1]):
+                continue  # "bring in" spells no "BI": a run opens and ends on a content word
             content = [w for w in run if not lexicon.is_stop(w)]
             for words in (run, content):
                 initials = "".join(w[0] for w in words)
