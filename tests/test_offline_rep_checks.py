@@ -259,3 +259,18 @@ def test_a_people_s_word_names_its_place_and_bring_in_is_revenue(tmp_path: Path)
     parts = ask(deps, "wren", "how much does the canadian business bring in")
     assert cited(parts)[0].startswith("financials[1]")
     assert not any(path.startswith("stack") for path in cited(parts))
+
+
+def test_so_much_per_unit_counts_nothing(tmp_path: Path) -> None:
+    """ "how many cranes": a crane rate in moves per hour counts no cranes; asked per
+    unit ("how many moves per hour"), it answers."""
+    report = envelope(
+        "Wrenfield Port",
+        operations={"Crane rate (gross moves per hour)": 27.5, "Berths (count)": 11},
+    )
+    deps = offline_deps(tmp_path, {"wren": report})
+    parts = ask(deps, "wren", "how many cranes do they run")
+    assert parts.posted[0].kind == "absent"
+    assert "cranes" in parts.posted[0].text
+    per_hour = ask(deps, "wren", "how many crane moves per hour")
+    assert cited(per_hour)[0] == 'operations["Crane rate (gross moves per hour)"]'

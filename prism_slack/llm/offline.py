@@ -621,7 +621,7 @@ class Composer:
         unheld = head.term not in self.index.postings and not lexicon.is_soft(head.term)
         if head.counts and unheld and not _answers(hits):  # "how many trucks"
             return [absent(f"The report doesn't mention {head.word}."), *self.counts(q)]
-        if head.counts and _answers(hits) and not self.counted_by(head, hits):
+        if head.counts and _answers(hits) and not self.counted_by(head, hits, q.text):
             return [absent(f"Not in the audit report: a count of {head.word}."), *self.counts(q)]
         claims = self.looked_up(q, hits)
         if unheld and any(c.kind == "fact" for c in claims) and claims[0].kind != "absent":
@@ -693,15 +693,21 @@ class Composer:
         found = self.ranked(retried)
         return (retried, found) if _answers(found) else (q, hits)
 
-    def counted_by(self, head: heads.AskHead, hits: list[Hit]) -> bool:
+    def counted_by(self, head: heads.AskHead, hits: list[Hit], text: str) -> bool:
         """A count ask is answered by the report's fields: some well-ranked field is named
         by the ask's words (in its key, a table row's name or its unit; by the words that
         place the head only when it is a count: "on the platform" asks for no tool, "on
         their email list" for the subscribers; a person or a finding is no figure,
         whatever their title says), or a text that
         answers counts the head ("27,800 probes"); a text that only mentions it ("19 farm
-        visits") counts no farms."""
-        figures = [h for h in hits[:8] if h.item.kind != "record"]
+        visits") counts no farms; so much per unit ("crane rate, moves per hour") counts
+        nothing unless the ask is per unit too."""
+        per_ask = "per" in lexicon.words(text)
+        figures = [
+            h
+            for h in hits[:8]
+            if h.item.kind != "record" and (per_ask or "per" not in _key_words(h.item.path))
+        ]
         if any(self.index.named_by(h.item, h.covered - head.qualifiers) for h in figures):
             return True  # a field named by the ask ("how many customers bail": abandonment)
         if any(self.index.named_by(h.item, h.covered) and self.counted(h.item) for h in figures):
@@ -1507,3 +1513,8 @@ class OfflineAnswerer:
             (time.perf_counter() - started) * 1000,
         )
         return Answer(claims=claims)
+
+
+def _key_words(path: str) -> list[str]:
+    """The words of a field path's last key (``Operations["Crane rate (moves per hour)"]``)."""
+    return lexicon.words(re.split(r"\.(?![^\[]*\])", path)[-1])
