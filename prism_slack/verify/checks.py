@@ -546,23 +546,13 @@ class ClaimContext:
         return problems
 
     def _cites_a_series(self) -> bool:
-        """Does the claim cite two or more points of one year-keyed series?"""
-        cited = {leaf.path for leaf in self.cited}
-        return any(
-            s.series is not None and len(cited & {p.path for p in s.series.points}) > 1
-            for s in self.series.values()
-        )
+        """Does the claim cite two or more points of one series?"""
+        return bool(proof.cited_series(self.series, self.cited))
 
     def _series_goes(self, sign: int) -> bool:
         """Did a series the claim cites two or more points of go the way ``sign`` says?"""
-        cited = {leaf.path for leaf in self.cited}
-        direction = "up" if sign > 0 else "down"
-        return any(
-            s.series is not None
-            and s.series.direction == direction
-            and len(cited & {p.path for p in s.series.points}) > 1
-            for s in self.series.values()
-        )
+        direction = proof.direction_of(sign)
+        return any(s.direction == direction for s in proof.cited_series(self.series, self.cited))
 
     def _absent_in_row(self, path: str) -> bool:
         """Is a cited field of the same list item an absent value (``n/a``, ``—``)?"""

@@ -19,7 +19,7 @@ its reason's ``rule``.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from functools import lru_cache
@@ -28,7 +28,7 @@ from importlib import resources
 from wordfreq import zipf_frequency
 
 from prism_slack import language
-from prism_slack.facts.model import AGAINST, FactKind, TypedFact, Unit
+from prism_slack.facts.model import AGAINST, FactKind, Series, TypedFact, Unit
 from prism_slack.facts.model import Quantity as FactQuantity
 from prism_slack.facts.words import duration_unit
 from prism_slack.reports.model import Report
@@ -210,6 +210,20 @@ def decide(
     return kept, doubts
 
 
+def cited_series(series: Mapping[str, TypedFact], cited: Sequence[LeafFacts]) -> list[Series]:
+    """The series (of a report's ``facts.series``) the claim cites two or more points of."""
+    paths = {leaf.path for leaf in cited}
+    return [
+        f.series
+        for f in series.values()
+        if f.series is not None and len(paths & {p.path for p in f.series.points}) > 1
+    ]
+
+
+def direction_of(sign: int) -> str:
+    return "up" if sign > 0 else "down"
+
+
 def _direction_unshown(report: Report, cited: Sequence[LeafFacts], text: str) -> bool:
     """Does the claim say one direction over two or more points of a series that went
     another way (``improved since 2023`` of 6.8 then 6.1)?"""
@@ -217,13 +231,7 @@ def _direction_unshown(report: Report, cited: Sequence[LeafFacts], text: str) ->
     if len(said) != 1:
         return False
     [sign] = said
-    paths = {leaf.path for leaf in cited}
-    return any(
-        f.series is not None
-        and len(paths & {p.path for p in f.series.points}) > 1
-        and f.series.direction != ("up" if sign > 0 else "down")
-        for f in report.facts.series.values()
-    )
+    return any(s.direction != direction_of(sign) for s in cited_series(report.facts.series, cited))
 
 
 def _doubt(rule: Rule, message: str) -> Reason:
