@@ -44,6 +44,7 @@ from prism_slack.facts.model import (
     When,
 )
 from prism_slack.facts.words import (
+    ROW_LABEL_KEYS,
     currency_code,
     duration_unit,
     key_words,
@@ -713,9 +714,7 @@ def _key_out_of(key: str) -> float | None:
     return float(m.group(1)) if m else None
 
 
-_ROW_LABELS = frozenset(
-    (w,) for w in ("label", "metric", "name", "item", "kpi", "measure", "indicator", "line")
-)
+_ROW_LABELS = frozenset((w,) for w in ROW_LABEL_KEYS)
 _PERIOD_COLUMNS = frozenset(
     (w,) for w in ("years", "quarters", "periods", "months", "halves", "year", "period")
 )

@@ -65,4 +65,10 @@ def duration_unit(word: str) -> str | None:
     return cast(str, unit) if unit is not None else None
 
 
+MEASURE_LABEL_KEYS = frozenset({"label", "metric", "kpi", "measure", "indicator"})
+"""Keys of a row's cell that names what its value measures (``{metric: "Logo churn",
+value: 12.5}``)."""
+ROW_LABEL_KEYS = MEASURE_LABEL_KEYS | {"name", "item", "line"}
+"""Keys of a row's cell that labels its value: its measure, or the thing it is of."""
+
 CURRENCY_SYMBOL = {"USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥"}

@@ -78,6 +78,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from prism_slack import language
+from prism_slack.facts.words import MEASURE_LABEL_KEYS
 from prism_slack.language import stem, words
 from prism_slack.verdict import Problem
 from prism_slack.verify import concepts, lexicon
@@ -291,7 +292,8 @@ def _fits(
     specific = [w for w in said if stem(w) not in section]
     record = _record(source.path)
     siblings = [c for c in cited if record is not None and _record(c.path) == record]
-    # a row's value is named by its cited label cells (``metric: Net revenue retention``)
+    # a row's value is named by its cited label cells (``metric: Net revenue retention``);
+    # its other cells (a name, a place) are its subject, not its measure
     labels = [
         c for c in siblings if c.is_text and c.path.rsplit(".", 1)[-1].lower() in MEASURE_LABEL_KEYS
     ]
@@ -335,11 +337,6 @@ def _fits(
     ):
         return "fits"
     return "contradicts" if _elsewhere(q, pairs, said, claim_words) else "doubt"
-
-
-MEASURE_LABEL_KEYS = frozenset({"label", "metric", "kpi", "measure", "indicator"})
-"""The keys of a row's cell that names what its value measures (``{metric: "Logo churn",
-value: 12.5}``); a row's other cells (a name, a place) are its subject, not its measure."""
 
 
 def _attributive_concepts(clause: Sequence[str]) -> frozenset[str]:
