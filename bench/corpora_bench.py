@@ -184,6 +184,14 @@ def export_styles(corpora: Path) -> Corpus:
     )
 
 
+def object_styles(corpora: Path) -> Corpus:
+    """Three more house styles, written blind in session 10 (``bench/corpora/object-styles``)."""
+    base = ROOT / "bench" / "corpora" / "object-styles"
+    return _claims(
+        "object-styles", base / "reports", base / "claims.jsonl", "ok", "class", ids=True
+    )
+
+
 def infotabs(corpora: Path) -> Corpus:
     """INFOTABS dev: E statements are true; N (unsupported) and C (contradicted) are not."""
     base = corpora / "infotabs-dev"
@@ -252,6 +260,7 @@ CORPORA = {
     "report-styles": report_styles,
     "house-styles": house_styles,
     "export-styles": export_styles,
+    "object-styles": object_styles,
     "infotabs-dev": infotabs,
     "tabfact-dev": tabfact,
 }

@@ -119,8 +119,17 @@ OTHER: dict[str, Any] = {
         {
             "narrative": "Availability fell from 96.2% in 2022 to 94.8% in 2025. Contracts "
             "guarantee 95%, so 2025 triggered liquidated damages."
-        }
+        },
+        {"detail": "Of the 180 work orders reviewed, 112 had no root-cause note."},
     ],
+    "Measured": {
+        "Revenue": {"Amount": 386.2, "Currency": "EUR", "Magnitude": "million"},
+        "Growth": {"Pct": 0.074},
+        "LoadFactor": {"Pct": 0.81},
+        "Hedged": {"Pct": 0.55},
+    },
+    "subsidiary": {"turnover": 412, "currency": "SEK"},
+    "aircraft": {"type": "ATR 72-600", "count": 18},
     "rows": [
         {"col_2": "7", "title": "the episode of the stone", "villains": "septimus"},
         {"tournament": "grand slam", "1998": "0 - 1", "2012": "1 - 4"},
@@ -227,6 +236,22 @@ def other() -> Report:
         ("They have no slow checkout.", ["issues[1].title"], FAILED),
         # a metric prefix on a unit is a word, not an invented name
         ("They save 0.9 megalitres of water per hectare.", ["kpis[2]"], SETTLED),
+        # a scale a sibling field states in words; a percent key that may hold a fraction
+        ("Revenue was about €386m.", ["Measured.Revenue"], SETTLED),
+        ("Revenue was about €386 thousand.", ["Measured.Revenue"], FAILED),
+        ("Revenue grew 0.074%.", ["Measured.Growth"], UNDECIDED),
+        ("Revenue grew 7.4%.", ["Measured.Growth"], UNDECIDED),
+        # the scale the report declares holds for a subsidiary's own currency too
+        ("Subsidiary turnover is SEK 412 thousand.", ["subsidiary", "AMOUNTS_IN"], SETTLED),
+        ("Subsidiary turnover is SEK 412 million.", ["subsidiary", "AMOUNTS_IN"], FAILED),
+        # an identifier's plural is the identifier
+        ("The aircraft count is 18, all ATR 72-600s.", ["aircraft"], UNDECIDED),
+        ("The aircraft count is 18, all ATR 72-500s.", ["aircraft"], FAILED),
+        # a cited text that denies what the claim's figure counts
+        ("Of the 180 work orders reviewed, 112 had no root-cause note.",
+         ["findings[1].detail"], SETTLED),
+        ("Of the 180 work orders reviewed, 112 had a root-cause note.",
+         ["findings[1].detail"], UNDECIDED),
         ("Digitally active members climbed to 55.4% in Q4'25.",
          ["digital.activeShare[\"Q4'25\"]"], FAILED),
     ],
@@ -235,6 +260,22 @@ def test_reading_a_report_in_its_own_terms(
     other: Report, text: str, evidence: list[str], expected: Status
 ) -> None:
     _assert_status(other, text, evidence, expected)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Subsidiary turnover is SEK 412 million.", UNDECIDED),
+        ("Subsidiary turnover is SEK 413 million.", FAILED),
+    ],
+)
+def test_a_small_amount_with_no_scale_stated_is_unread_not_wrong(
+    text: str, expected: Status
+) -> None:
+    report = build_report(
+        "bare", {**{k: OTHER[k] for k in ("company", "report")}, "subsidiary": OTHER["subsidiary"]}
+    )
+    _assert_status(report, text, ["subsidiary"], expected)
 
 
 def test_a_claim_over_a_series_is_no_restatement_to_post_unjudged(other: Report) -> None:

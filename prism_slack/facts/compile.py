@@ -71,7 +71,7 @@ _APPROX = re.compile(r"^\s*(?:approx\.?|approximately|c\.|ca\.|circa|about|aroun
 _VALUE_KEYS = frozenset({"value", "amount", "val"})
 _OBJECT_META = frozenset(
     {"unit", "units", "period", "currency", "scale", "out_of", "outof", "max", "as_of", "asof",
-     "date", "source", "note", "notes", "basis", "year", "of"}
+     "date", "source", "note", "notes", "basis", "year", "of", "magnitude"}
 )  # fmt: skip
 
 
@@ -90,6 +90,8 @@ class _Scope:
     the value's key words, label and period."""
     fractions: bool | None = None
     """The report stores its rates as fractions (True), as percents (False), or unknown."""
+    scale: float | None = None
+    """A scale a sibling field states in words (``{Amount: 386.2, Magnitude: million}``)."""
 
 
 class ReportFacts:
@@ -118,6 +120,7 @@ def compile_facts(data: Mapping[str, Any]) -> ReportFacts:
     compiler = _Compiler(
         _rate_convention(leaves), declared_currency or _report_currency(leaves), declared_scale
     )
+    compiler.percent_fractions = _percent_fractions(leaves)
     compiler.walk_object("", data, _Scope(fractions=compiler.fractions), [])
     return ReportFacts(compiler.facts, compiler.series)
 
@@ -127,6 +130,8 @@ class _Compiler:
         self.fractions = fractions
         self.report_currency = currency
         self.report_scale = scale
+        self.percent_fractions = False
+        """The report's percent keys mostly hold numbers below 1: fractions, perhaps."""
         self.facts: dict[str, TypedFact] = {}
         self.series: dict[str, TypedFact] = {}
 
@@ -204,6 +209,11 @@ class _Compiler:
             changes["unit"] = unit
         elif scope.unit is not None and not is_value_object and not periodic:
             changes["unit"] = None
+        magnitude = shape.get(obj, "magnitude") or shape.get(obj, "scale")
+        if isinstance(magnitude, str) and (factor := scale_factor(magnitude.strip())):
+            changes["scale"] = factor
+        elif scope.scale is not None:
+            changes["scale"] = None  # a sibling's scale is not a nested object's
         out_of = _scale_of(obj[k] for k in shape.scale_keys)
         if out_of is not None:
             changes |= {"out_of": out_of, "out_of_source": Source.SIBLING}
@@ -318,6 +328,8 @@ class _Compiler:
         scale = 1.0
         if key.scale is not None:
             scale, sources["scale"] = key.scale, Source.KEY
+        elif scope.scale is not None:
+            scale, sources["scale"] = scope.scale, Source.SIBLING
         # 1. a unit object or sibling unit field
         if scope.unit is not None:
             read = _unit_text(scope.unit)
@@ -339,6 +351,8 @@ class _Compiler:
             return quantity(Unit.BASIS_POINTS), sources, None
         if key.percent:
             sources["unit"] = Source.KEY
+            if self.percent_fractions and 0 < abs(value) < 1:
+                return None, sources, f"a percent key holding {display.plain(value)}: fraction?"
             return quantity(Unit.PERCENT), sources, None
         if key.times:
             sources["unit"] = Source.KEY
@@ -619,6 +633,18 @@ def _rate_convention(leaves: Sequence[tuple[str, Any]]) -> bool | None:
     if large >= 0.75 * (small + large):
         return False
     return None
+
+
+def _percent_fractions(leaves: Sequence[tuple[str, Any]]) -> bool:
+    """Whether most numbers under a percent word (at least three) are below 1: then a
+    ``Pct: 0.074`` may be 7.4% written as a fraction, and is not read either way."""
+    small = large = 0
+    for key, value in leaves:
+        number = isinstance(value, (int, float)) and not isinstance(value, bool) and value
+        if number and set(key_words(key)) & word_set("percent_words"):
+            small += abs(value) < 1
+            large += abs(value) >= 1
+    return small >= 3 and small >= 0.75 * (small + large)
 
 
 @lru_cache(maxsize=65536)

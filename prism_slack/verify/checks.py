@@ -904,6 +904,12 @@ def check_anchor_warrant(ctx: ClaimContext) -> list[Problem]:
     return [a.problem for a in ctx.anchorings if a.problem is not None]
 
 
+def _singular(key: str) -> tuple[str, ...]:
+    """An identifier and, when it ends in a digit and ``s``, its singular: ``ATR 72-600s``
+    are aircraft of the type ``72-600``."""
+    return (key, key[:-1]) if len(key) > 2 and key.endswith("s") and key[-2].isdigit() else (key,)
+
+
 def check_entity_warrant(ctx: ClaimContext) -> list[Problem]:
     """6. Every name and identifier appears in the cited values (or is the prospect's own
     name, or an allowed term)."""
@@ -929,7 +935,7 @@ def check_entity_warrant(ctx: ClaimContext) -> list[Problem]:
             f"{_closest(identifier_key(span), evidence)}",
         )
         for span in ctx.found.identifiers
-        if not evidence.contains(identifier_key(span))
+        if not any(evidence.contains(key) for key in _singular(identifier_key(span)))
         and not evidence.abbreviates(identifier_key(span))
     ]
     return problems

@@ -18,6 +18,7 @@ its reason's ``rule``.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -28,7 +29,7 @@ from importlib import resources
 from wordfreq import zipf_frequency
 
 from prism_slack import language
-from prism_slack.facts.model import AGAINST, FactKind, Series, TypedFact, Unit
+from prism_slack.facts.model import AGAINST, FactKind, Series, Source, TypedFact, Unit
 from prism_slack.facts.model import Quantity as FactQuantity
 from prism_slack.facts.words import duration_unit
 from prism_slack.reports.model import Report
@@ -183,6 +184,9 @@ def decide(
     if said:
         words = ", ".join(sorted(said))
         doubts.append(_doubt(SETTLE_ASSERTION, f"{SETTLE_ASSERTION.doc}: {words}"))
+    dropped = _denial_dropped(report, cited, found, claim_text)
+    if dropped:
+        doubts.append(_doubt(SETTLE_ASSERTION, f"the cited text denies it: '{dropped}'"))
     for q in found:
         if q.kind is QKind.RECORD:
             rule = _record_unbound(q, found, cited, claim_text) if q.key else None
@@ -208,6 +212,35 @@ def decide(
     if unlinked:
         doubts.append(_doubt(SETTLE_LINK, f"'{unlinked}': {SETTLE_LINK.doc}"))
     return kept, doubts
+
+
+DENIAL_WINDOW = 3
+"""A negator at most this many words after a figure denies what the figure counts."""
+
+
+def _denial_dropped(
+    report: Report, cited: Sequence[LeafFacts], found: Sequence[Quantity], text: str
+) -> str | None:
+    """``112 had a root-cause note`` of ``112 had no root-cause note``: a cited text
+    denies, right after the claim's figure, what the claim affirms. Returns the text's
+    words, or ``None``."""
+
+    def after(written: str, figure: str) -> list[str] | None:
+        at = re.search(rf"(?<![\w.]){re.escape(figure)}(?![\w.])", written)
+        if at is None:
+            return None
+        return re.findall(r"[a-z]+", written[at.end() :].lower())[:DENIAL_WINDOW]
+
+    for q in found:
+        said = after(text, q.text)
+        if said is None or set(said) & lexicon.NEGATION_WORDS:
+            continue
+        for leaf in cited:
+            value = report.evidence.leaf(leaf.path)
+            held = after(value.render(), q.text) if value is not None else None
+            if held and set(held) & lexicon.NEGATION_WORDS:
+                return f"{q.text} {' '.join(held)}"
+    return None
 
 
 def cited_series(series: Mapping[str, TypedFact], cited: Sequence[LeafFacts]) -> list[Series]:
@@ -371,6 +404,12 @@ def _beyond(  # noqa: PLR0917
         and all(c.unit is Unit.NUMBER and not c.currency for c in quantities)
     ):
         return True  # money against a bare number: the report does not say its scale
+    if (
+        reason.rule == WRONG_SCALE
+        and q.kind is QKind.CURRENCY
+        and _scale_unstated(float(q.value), facts)
+    ):
+        return True  # ``SEK 412 million`` of a bare ``412``: no scale stated, none proven
     said_year = str(int(q.value)) if q.year_like else ""
     if (
         said_year
@@ -421,6 +460,25 @@ def _beyond(  # noqa: PLR0917
         for f in facts
     )  # fmt: skip
     return relation is not None and (shares or relation.group(1).lower() == "times")
+
+
+def _scale_unstated(said: float, facts: Sequence[TypedFact | None]) -> bool:
+    """Is the figure a cited amount times a thousand, a million or a billion, where the
+    report states no scale for that amount (a small number, no scale in its key, a
+    sibling field or the report, and the currency not from a key such as ``revenue_usd``,
+    whose numbers are whole units)? Its scale is then unread, not wrong."""
+    return any(
+        f is not None
+        and (c := f.quantity) is not None
+        and "scale" not in f.sources
+        and f.sources.get("currency") is not Source.KEY  # ``revenue_usd``: in units
+        and c.scale == 1
+        and c.unit is Unit.CURRENCY
+        and not c.measure
+        and 0 < abs(c.value) < 1000
+        and any(math.isclose(said, c.value * k, rel_tol=0.01) for k in (1e3, 1e6, 1e9))
+        for f in facts
+    )
 
 
 def _arithmetic(q: Quantity, cited: Sequence[FactQuantity]) -> bool:
