@@ -118,19 +118,28 @@ def compile_facts(data: Mapping[str, Any]) -> ReportFacts:
     declared_currency, declared_scale = _declared_money_unit(data)
     leaves = _leaves(data)
     compiler = _Compiler(
-        _rate_convention(leaves), declared_currency or _report_currency(leaves), declared_scale
+        _rate_convention(leaves),
+        declared_currency or _report_currency(leaves),
+        declared_scale,
+        percent_fractions=_percent_fractions(leaves),
     )
-    compiler.percent_fractions = _percent_fractions(leaves)
     compiler.walk_object("", data, _Scope(fractions=compiler.fractions), [])
     return ReportFacts(compiler.facts, compiler.series)
 
 
 class _Compiler:
-    def __init__(self, fractions: bool | None, currency: str | None, scale: float | None) -> None:
+    def __init__(
+        self,
+        fractions: bool | None,
+        currency: str | None,
+        scale: float | None,
+        *,
+        percent_fractions: bool = False,
+    ) -> None:
         self.fractions = fractions
         self.report_currency = currency
         self.report_scale = scale
-        self.percent_fractions = False
+        self.percent_fractions = percent_fractions
         """The report's percent keys mostly hold numbers below 1: fractions, perhaps."""
         self.facts: dict[str, TypedFact] = {}
         self.series: dict[str, TypedFact] = {}
