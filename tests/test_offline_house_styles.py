@@ -212,10 +212,10 @@ def wren(tmp_path_factory: pytest.TempPathFactory) -> TurnDeps:
 
 def test_a_row_of_a_table_is_named_by_its_own_name_field(wren: TurnDeps) -> None:
     churn = ask(wren, "wren", "monthly churn?")
-    assert texts(churn)[0] == "Monthly churn; value: 1.9% in FY2025."
+    assert texts(churn)[0] == "Monthly churn: 1.9% in FY2025."
     assert cited(churn)[:2] == ["indicators[2].value", "indicators[2].indicator"]
     devices = ask(wren, "wren", "how many devices are out there")  # the row's unit names it
-    assert texts(devices)[0] == "Hive scales installed; value: 15,200 devices at 31 March 2025."
+    assert texts(devices)[0] == "Hive scales installed: 15,200 devices at 31 March 2025."
 
 
 def test_a_count_is_asked_again_by_its_head_when_its_place_finds_nothing(wren: TurnDeps) -> None:

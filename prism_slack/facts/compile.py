@@ -45,6 +45,7 @@ from prism_slack.facts.model import (
 )
 from prism_slack.facts.words import (
     ROW_LABEL_KEYS,
+    UNIT_KEYS,
     currency_code,
     duration_unit,
     key_words,
@@ -68,11 +69,6 @@ _PERIOD_KEY = re.compile(
 _KEY_PERIOD = re.compile(r"\((?:fy\s?)?'?(\d{4}|\d{2})(?=[,)])|\b(fy\s?'?\d{2,4})\b", re.IGNORECASE)
 _OPEN_RANGE = re.compile(r"(\d{4})\s*[-–—]\s*([A-Za-z]+)\s*$")
 _APPROX = re.compile(r"^\s*(?:approx\.?|approximately|c\.|ca\.|circa|about|around|~|est\.)\s*")
-_VALUE_KEYS = frozenset({"value", "amount", "val"})
-_OBJECT_META = frozenset(
-    {"unit", "units", "period", "currency", "scale", "out_of", "outof", "max", "as_of", "asof",
-     "date", "source", "note", "notes", "basis", "year", "of", "magnitude"}
-)  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,7 +161,11 @@ class _Compiler:
             scope = replace(scope, out_of=out_of, out_of_source=Source.PARENT)
         value_object = shape.value_object
         # a value object's other fields (``unit``, ``period``) take none of its meaning
-        meta_scope = replace(scope, unit=None, out_of=None, period=None) if value_object else scope
+        meta_scope = (
+            replace(scope, unit=None, out_of=None, period=None, scale=None)
+            if value_object
+            else scope
+        )
         if value_object:
             name = next((v for k in shape.name_keys if isinstance(v := obj[k], str)), None)
             scope = replace(scope, name=name) if name else scope
@@ -212,21 +212,29 @@ class _Compiler:
         currency = shape.get(obj, "currency") or shape.get(obj, "currency", "code")
         if isinstance(currency, str) and (code := currency_code(currency)):
             changes |= {"currency": code, "currency_source": Source.SIBLING}
-        unit = shape.get(obj, "unit") or shape.get(obj, "units")
+        unit = obj[shape.unit_key] if shape.unit_key is not None else None
         is_value_object = shape.value_object
         if isinstance(unit, str):
             changes["unit"] = unit
         elif scope.unit is not None and not is_value_object and not periodic:
             changes["unit"] = None
         magnitude = shape.get(obj, "magnitude") or shape.get(obj, "scale")
-        if isinstance(magnitude, str) and (factor := scale_factor(magnitude.strip())):
+        power = is_value_object and _power_of_ten(magnitude, shape, unit)
+        if power:  # XBRL: ``{value: "412", scale: 6, unitRef: SEK}`` is SEK 412m
+            changes |= {"scale": 10.0**magnitude, "out_of": None}
+        elif isinstance(magnitude, str) and (factor := scale_factor(magnitude.strip())):
             changes["scale"] = factor
         elif scope.scale is not None:
             changes["scale"] = None  # a sibling's scale is not a nested object's
-        out_of = _scale_of(obj[k] for k in shape.scale_keys)
+        scale_key = shape.fields.get(("scale",))
+        out_of = _scale_of(obj[k] for k in shape.scale_keys if not (power and k == scale_key))
         if out_of is not None:
             changes |= {"out_of": out_of, "out_of_source": Source.SIBLING}
-        period = shape.get(obj, "period")
+        period = obj[shape.period_key] if shape.period_key is not None else None
+        if isinstance(period, int) and not isinstance(period, bool):
+            period = str(period)  # ``{value: …, year: 2025}``
+        if isinstance(period, Mapping):  # ``{start, end}`` or ``{instant}``
+            period = _period_text(period)
         if isinstance(period, str) and is_value_object:
             changes["period"] = period
         elif scope.period is not None and not is_value_object:
@@ -263,10 +271,15 @@ class _Compiler:
 
     # -- leaves ---------------------------------------------------------------------
     def leaf(self, path: str, key: str, value: Any, scope: _Scope, parents: list[str]) -> TypedFact:
+        if scope.name and key_words(key) == ["value"]:  # a row's value, named by its label
+            fact = self._reading(path, scope.name, value, scope, parents, _own_label(scope.name))
+            return fact.model_copy(update={"sources": {**fact.sources, "label": Source.SIBLING}})
+        return self._reading(path, key, value, scope, parents, _label(key, parents))
+
+    def _reading(  # noqa: PLR0917
+        self, path: str, key: str, value: Any, scope: _Scope, parents: list[str], label: str
+    ) -> TypedFact:
         words = key_words(key)
-        label = _label(key, parents)
-        if scope.name and words == ["value"]:  # a row's value, named by the row's label
-            key, words, label = scope.name, key_words(scope.name), scope.name.strip()
         base: dict[str, Any] = {"path": path, "label": label}
         period, period_text = _period(key, scope)
         if period is not None:
@@ -340,7 +353,11 @@ class _Compiler:
         elif scope.scale is not None:
             scale, sources["scale"] = scope.scale, Source.SIBLING
         # 1. a unit object or sibling unit field
-        if scope.unit is not None:
+        pure = scope.unit is not None and scope.unit.strip().lower() in word_set("pure_units")
+        if pure and abs(value) <= 1:
+            sources["unit"] = Source.OBJECT  # XBRL's ``pure`` at most 1: a fraction
+            return quantity(Unit.FRACTION), sources, None
+        if scope.unit is not None and not pure:
             read = _unit_text(scope.unit)
             if read is not None:
                 unit, currency, factor, measure = read
@@ -733,6 +750,10 @@ class _Shape:
     """The key of a table's period column (``years``, ``quarters``), if any."""
     scale_keys: tuple[Any, ...]
     """The keys whose words name a score scale (``scaleMax``, ``out_of``), in order."""
+    unit_key: Any
+    """The key of a field that states the unit of the value beside it (``unitRef``)."""
+    period_key: Any
+    """The key of a field that states the period of the value beside it (``asOf``)."""
 
     def get(self, obj: Mapping[Any, Any], *words: str) -> Any:
         """The value of ``obj``'s field with these words, or ``None``."""
@@ -781,7 +802,31 @@ def _shape(keys: tuple[Any, ...]) -> _Shape:
         name_keys=tuple(k for words, k in fields.items() if words in _ROW_LABELS),
         index_key=next((k for words, k in fields.items() if words in _PERIOD_COLUMNS), None),
         scale_keys=tuple(k for words, k in fields.items() if words and set(words) <= scale_words),
+        unit_key=next((k for words, k in fields.items() if "_".join(words) in UNIT_KEYS), None),
+        period_key=next(
+            (k for words, k in fields.items() if "_".join(words) in word_set("period_keys")), None
+        ),
     )
+
+
+def _power_of_ten(magnitude: Any, shape: _Shape, unit: Any) -> bool:
+    """A value object's integer ``scale`` is a power of ten (XBRL's), not a score's top:
+    beside a ``decimals`` field, or when the unit is a currency."""
+    if not isinstance(magnitude, int) or isinstance(magnitude, bool) or abs(magnitude) > 12:
+        return False
+    if ("decimals",) in shape.fields:
+        return True
+    read = _unit_text(unit) if isinstance(unit, str) else None
+    return read is not None and read[0] is Unit.CURRENCY
+
+
+def _period_text(period: Mapping[str, Any]) -> str | None:
+    """A period object as text: ``{start, end}`` → ``start to end``; ``{instant}``."""
+    fields = {tuple(key_words(str(k))): v for k, v in period.items() if isinstance(v, str)}
+    start, end = fields.get(("start",)), fields.get(("end",))
+    if start and end:
+        return f"{start} to {end}"
+    return fields.get(("instant",)) or fields.get(("date",)) or start or end
 
 
 def _scale_of(values: Iterable[Any]) -> float | None:
@@ -1058,10 +1103,19 @@ def _key_reading(words: tuple[str, ...], parent: str | None) -> _KeyReading:
         duration=_key_duration(words),
         rate=rate,
         multiple=bool(own & word_set("multiple_words")),
-        times=bool(own & word_set("times_words")),
+        times=bool(own & word_set("times_words")) or _money_ratio(words),
         money=bool(own & money_words) and not _counts_other(words),
         subunit=" ".join(words[subunit:]) if subunit is not None else None,
     )
+
+
+def _money_ratio(words: Sequence[str]) -> bool:
+    """Money set against money (``netDebtToEBITDA``, ``debt_to_equity``): a multiple."""
+    money = word_set("money_words")
+    if "to" not in words[1:-1]:
+        return False
+    i = words.index("to", 1)
+    return bool(set(words[:i]) & money) and bool(set(words[i + 1 :]) & money)
 
 
 def _key_currency(word: str) -> str | None:

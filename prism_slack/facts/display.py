@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from decimal import Decimal
 
 from prism_slack.facts.model import Quantity, Unit, When
@@ -42,7 +43,9 @@ def quantity(q: Quantity) -> str:
         amount = q.amount
         symbol = CURRENCY_SYMBOL.get(q.currency or "", "")
         code = "" if symbol or not q.currency else f" {q.currency}"
-        body = _short(amount) if abs(amount) >= 1e6 else plain(amount, decimals=q.decimals)
+        # ``61.5`` thousand is ``61,500``: a scale moves the written decimals
+        decimals = max(0, q.decimals - round(math.log10(q.scale))) if q.scale > 0 else q.decimals
+        body = _short(amount) if abs(amount) >= 1e6 else plain(amount, decimals=decimals)
         return f"{approx}{sign}{symbol}{body}{code}"
     if q.unit is Unit.SCORE and q.out_of is not None:
         return f"{plain(q.value)}/{plain(q.out_of)}"

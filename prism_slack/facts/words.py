@@ -65,10 +65,15 @@ def duration_unit(word: str) -> str | None:
     return cast(str, unit) if unit is not None else None
 
 
-MEASURE_LABEL_KEYS = frozenset({"label", "metric", "kpi", "measure", "indicator"})
+MEASURE_LABEL_KEYS = word_set("measure_label_keys")
 """Keys of a row's cell that names what its value measures (``{metric: "Logo churn",
-value: 12.5}``)."""
-ROW_LABEL_KEYS = MEASURE_LABEL_KEYS | {"name", "item", "line"}
+value: 12.5}``, ``{concept: "Revenue", value: …}``)."""
+ROW_LABEL_KEYS = MEASURE_LABEL_KEYS | word_set("thing_label_keys")
 """Keys of a row's cell that labels its value: its measure, or the thing it is of."""
+UNIT_KEYS = word_set("unit_keys")
+"""Keys (words joined by ``_``) of a field that states the unit of the value beside it."""
+VALUE_META_KEYS = word_set("value_meta_keys")
+"""Keys (words joined by ``_``) of a value object's fields that say what its value is
+measured in, of, or when: ``unit``, ``unitRef``, ``period``, ``decimals``, …"""
 
 CURRENCY_SYMBOL = {"USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥"}

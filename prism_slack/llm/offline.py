@@ -95,7 +95,8 @@ _METRIC_TERMS = lexicon.wordset(
 )
 _COMPARATIVE = r"\b(?:better|worse|higher|lower|stronger|weaker|bigger|smaller|more|less) than\b"
 _SPLIT = re.compile(
-    r"\s*(?:,|;(?!\w)|(?<!\b\w)&(?!\w\b)|\band\b|\bplus\b|\bas well as\b|\bvs\.?|\bversus\b"
+    r"\s*(?:,|;(?!\w)|(?<!\b\w)&(?!\w\b)|(?<![\w+])\+(?![\d+])|\band\b|\bplus\b"
+    r"|\bas well as\b|\bvs\.?|\bversus\b"
     r"|\bcompared? (?:to|with|against)\b|\bagainst\b|\bstacks? up (?:to|against)\b"
     rf"|{_COMPARATIVE})\s*",
     re.IGNORECASE,
@@ -1325,9 +1326,14 @@ def _parts(text: str, index: ReportIndex) -> list[Question]:
     pending: Question | None = None
     for part in parts:
         named = [*part.content, *part.soft]
-        qualifier = (bool(part.content) and set(part.content) <= {"target"}) or (
-            bool(named) and all(_PERIOD.fullmatch(t) or _PERIOD_WORDS.fullmatch(t) for t in named)
-        )  # "Q1 vs Q4", "fy23 vs fy25": a period
+        qualifier = (
+            (bool(part.content) and set(part.content) <= {"target"})
+            or (
+                bool(named)
+                and all(_PERIOD.fullmatch(t) or _PERIOD_WORDS.fullmatch(t) for t in named)
+            )
+            or concepts.only_relative_period(part.text)
+        )  # "Q1 vs Q4", "this yr vs last"
         if qualifier or (part.empty and not part.soft and not part.who):
             if out:
                 out[-1] = out[-1].merged(part)

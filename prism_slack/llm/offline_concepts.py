@@ -184,6 +184,17 @@ def asks_previous(text: str) -> bool:
     return concepts().previous.found(stems(text))
 
 
+@cache
+def _relative_periods() -> frozenset[str]:
+    return frozenset(_lines("relative_periods.txt"))
+
+
+def only_relative_period(text: str) -> bool:
+    """``text`` only places a comparison's side in time ("last", "the yr before")."""
+    said = [w for w in lexicon.words(text) if not lexicon.is_stop(w)]
+    return bool(said) and set(said) <= _relative_periods()
+
+
 def asks_age(text: str) -> bool:
     return concepts().age_asked.found(stems(text))
 

@@ -32,6 +32,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
 from prism_slack.evidence import Leaf, join_key
+from prism_slack.facts.words import ROW_LABEL_KEYS, UNIT_KEYS, VALUE_META_KEYS
 from prism_slack.llm import lexicon
 from prism_slack.reports.detect import CompanyIndex
 from prism_slack.reports.model import Report
@@ -66,6 +67,9 @@ class Item:
     row_key: str = ""
     """For a row of a table of figures (``Builder.named_row``): the key of its figure
     (``value``); its last key is then the row's name, not a key of its path."""
+    labelled: bool = False
+    """An item of a list of ``"Label: value"`` strings (``Builder.scalar_list``): its last
+    key is the label, and it is said as written."""
 
     @property
     def section(self) -> str:
@@ -447,7 +451,18 @@ class _Builder:
         leaves = tuple(
             Leaf(f"{path}[{i}]", v) for i, v in enumerate(values) if not _is_container(v)
         )
-        if leaves:
+        labels = [m[1] if (m := _LABELLED.match(str(leaf.value))) else None for leaf in leaves]
+        if len(leaves) >= 2 and 2 * sum(label is not None for label in labels) >= len(leaves):
+            # ``["Revenue: AUD 188.4 million (FY25)", "EBITDA margin: 9.8%"]``: each item is
+            # one field, named by its label
+            for leaf, label in zip(leaves, labels, strict=True):
+                named = (*keys, label) if label is not None else keys
+                strengths = _Strengths()
+                strengths.keys(named)
+                strengths.value(leaf.value, VALUE * VALUE_PRIOR.get(keys[0], 1.0))
+                item = Item(len(self.items), "leaf", leaf.path, named, (leaf,), labelled=True)
+                self.add(item, strengths, _names(named))
+        elif leaves:
             self._cells("list", path, keys, leaves)
 
     def column_figures(
@@ -832,13 +847,8 @@ def build_index(report: Report) -> ReportIndex:
 
 
 VALUE_KEYS = frozenset({"value", "amount", "score"})
-NAME_KEYS = frozenset({"metric", "kpi", "measure", "indicator", "name", "label"})
-"""The field that names a row of a table of figures (``{"metric": …, "value": …}``)."""
-UNIT_KEYS = frozenset({"unit", "units"})
-BESIDE_KEYS = frozenset(
-    {"unit", "units", "period", "currency", "out_of", "scale", "max", "of", "as_of", "year"}
-)
-"""A value object: one scalar under a value key, the rest what it is measured in or of."""
+_LABELLED = re.compile(r"\s*([^\W\d][^:;]{0,58}?)\s*:\s+\S")
+"""A string that is a label and its value: ``Revenue: AUD 188.4 million``."""
 NOTE_KEYS = frozenset({"note", "notes", "comment", "comments"})
 
 
@@ -852,11 +862,9 @@ def _value_key(value: Mapping[str, Any], facts: ReportFacts, path: str) -> str |
         if join_key(path, str(key)) in facts.series and found is None:
             found = str(key)
             continue
-        if _is_container(child):
-            return None
-        if words in VALUE_KEYS and found is None:
+        if words in VALUE_KEYS and found is None and not _is_container(child):
             found = str(key)
-        elif words not in BESIDE_KEYS:
+        elif words not in VALUE_META_KEYS:  # a period ``{start, end}`` is what it is of
             return None
     return found if found is not None and len(value) > 1 else None
 
@@ -867,7 +875,8 @@ def _row_name(value: Mapping[str, Any], facts: ReportFacts, path: str) -> str | 
     object (a scalar value with its unit or period beside it, or a bare ``value``);
     ``None`` for any other record."""
     for key, child in value.items():
-        if "_".join(lexicon.key_words(str(key))) not in NAME_KEYS or not isinstance(child, str):
+        named = "_".join(lexicon.key_words(str(key))) in ROW_LABEL_KEYS
+        if not named or not isinstance(child, str):
             continue
         rest = {k: v for k, v in value.items() if k != key}
         found = _row_value_key(rest, facts, path)

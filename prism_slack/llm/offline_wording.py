@@ -348,6 +348,8 @@ def leaf_claim(
     or, for a score with a known scale, ``Search relevance: 4/10.`` A value read with its
     unit, period or scale beside it, or a series, cites every leaf it is read from."""
     leaf = item.leaves[0]
+    if item.labelled:  # "Revenue: AUD 188.4 million (FY25)", as the report writes it
+        return fact(str(leaf.value), [leaf.path])
     if facts is not None and item.path in facts.series:  # the series, not its first point
         leaf = Leaf(item.path, leaf.value)
     name = label(item.keys, caps)
@@ -378,10 +380,14 @@ def leaf_claim(
             name = f"{name} {phrase}"  # "EBITDA margin in FY25: 40.6%": the period names it
         else:
             value = f"{value} {phrase}"
-    if item.row_key:  # a table row: its figure is said as the row's own field holds it
+    if item.row_key and item.row_key.lower() not in _GENERIC_VALUE_KEYS:
+        # a table row: its figure is said as the row's own field holds it ("; score: 4")
         return fact(f"{name}; {item.row_key}: {value}", cited)
     return fact(f"{name}: {value}", cited)
 
+
+_GENERIC_VALUE_KEYS = frozenset({"value", "amount", "val"})
+"""A row's figure under one of these keys is the row's label's figure: ``Revenue: £148.6M``."""
 
 _PERIOD_LEAD = frozenset(
     {"at", "as", "in", "on", "for", "over", "during", "by", "since", "until", "to", "from"}

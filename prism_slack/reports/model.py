@@ -39,6 +39,17 @@ class ReportMeta(BaseModel):
     id: str = Field(min_length=1)
     generated_at: dt.date
 
+    @field_validator("generated_at", mode="before")
+    @classmethod
+    def _day_of_timestamp(cls, v: Any) -> Any:
+        """An ISO timestamp (``2026-03-12T09:30:00Z``) is read as its day."""
+        if isinstance(v, str) and "T" in v:
+            try:
+                return dt.datetime.fromisoformat(v.replace("Z", "+00:00")).date()
+            except ValueError:
+                return v  # pydantic says what is wrong with it
+        return v
+
 
 class Access(BaseModel):
     model_config = ConfigDict(extra="allow")

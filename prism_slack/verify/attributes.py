@@ -78,7 +78,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from prism_slack import language
-from prism_slack.facts.words import MEASURE_LABEL_KEYS
+from prism_slack.facts.words import MEASURE_LABEL_KEYS, UNIT_KEYS, key_words
 from prism_slack.language import stem, words
 from prism_slack.verdict import Problem
 from prism_slack.verify import concepts, lexicon
@@ -292,11 +292,9 @@ def _fits(
     specific = [w for w in said if stem(w) not in section]
     record = _record(source.path)
     siblings = [c for c in cited if record is not None and _record(c.path) == record]
-    # a row's value is named by its cited label cells (``metric: Net revenue retention``);
-    # its other cells (a name, a place) are its subject, not its measure
-    labels = [
-        c for c in siblings if c.is_text and c.path.rsplit(".", 1)[-1].lower() in MEASURE_LABEL_KEYS
-    ]
+    # a row's value is named by its cited label and unit cells (``metric: Net revenue
+    # retention``, ``unitRef: FTE``); its other cells (a name, a place) are its subject
+    labels = [c for c in siblings if c.is_text and _names_value(c.path)]
     kin = frozenset().union(*(c.concepts for c in labels)) - section_concepts
     label_words = WordSet.union([WordSet(c.stems, c.prefixes, c.concepts) for c in labels])
     speaks = bool(
@@ -337,6 +335,12 @@ def _fits(
     ):
         return "fits"
     return "contradicts" if _elsewhere(q, pairs, said, claim_words) else "doubt"
+
+
+def _names_value(path: str) -> bool:
+    """A row's cell at ``path`` names what the row's value measures: its label or unit."""
+    key = path.rsplit(".", 1)[-1]
+    return key.lower() in MEASURE_LABEL_KEYS or "_".join(key_words(key)) in UNIT_KEYS
 
 
 def _attributive_concepts(clause: Sequence[str]) -> frozenset[str]:

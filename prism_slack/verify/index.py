@@ -18,7 +18,8 @@ from typing import Any
 
 from prism_slack import language
 from prism_slack.evidence import Leaf, canonical_path, join_key
-from prism_slack.facts.model import FactKind, TypedFact
+from prism_slack.facts.model import FactKind, Source, TypedFact
+from prism_slack.facts.words import key_words
 from prism_slack.language import stem, words
 from prism_slack.reports.model import Report
 from prism_slack.verify import concepts, lexicon
@@ -82,6 +83,10 @@ class Container:
     is_list: bool = False
 
 
+_IDENTIFIER = re.compile(r"[A-Z]?[a-z]+(?:[A-Z][a-z]+)+")
+"""A value written as one camel-case identifier: its words are its humps."""
+
+
 def _leaf_facts(leaf: Leaf, ordinary: frozenset[str], typed: TypedFact | None) -> LeafFacts:
     path_word_list = path_words(leaf.path)
     value_words: list[str] = []
@@ -92,9 +97,13 @@ def _leaf_facts(leaf: Leaf, ordinary: frozenset[str], typed: TypedFact | None) -
     if isinstance(leaf.value, str):
         found = scan(leaf.value, report_text=True)
         value_words = words(found.masked)
+        if _IDENTIFIER.fullmatch(leaf.value):  # ``InstalledCapacity``, ``EconomicBuyer``
+            value_words += key_words(leaf.value)
         value_text = squash_text(leaf.value)
         names = find_names(found.masked, ordinary.__contains__)
         units |= units_of(leaf.value, names, found.identifiers)
+    if typed is not None and typed.sources.get("label") is Source.SIBLING:
+        path_word_list = path_word_list + key_words(typed.label)  # a row's label names it
     phrases = path_phrases(leaf.path)
     path_texts = tuple(squash_text(p) for p in phrases)
     units |= {squash_name(p) for p in phrases} | {w for w in path_word_list if w.isalnum()}

@@ -147,7 +147,7 @@ _NUMBER = re.compile(
     (?:\s?(?P<pct>%|per\s?cent(?!ile)|percent(?:age\s+points?)?(?!ile)|pct|pp|
         percentage\s+points?|bps|basis\s+points?)(?![A-Za-z]))?
     (?:\s?(?P<cur_suf>CODES|dollars?|euros?)(?![A-Za-z]))?
-    (?:[\s-]?(?P<unit>ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|d|
+    (?:[\s-]?(?:(?:working|business|calendar|school|trading)\s)?(?P<unit>ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|d|
         days?|weeks?|months?|years?|x|times|KB|MB|GB|TB|PB)(?![A-Za-z0-9]))?
     (?P<ord>st|nd|rd|th)?(?![A-Za-z])
     """.replace("CODES", "|".join(CURRENCY_CODES)),

@@ -71,7 +71,8 @@ SETTLE_PERIOD = Rule(
 )
 SETTLE_ASSERTION = Rule(
     "settle.assertion_unread",
-    "the claim asserts an order, comparison or quantity over the values that no check reads",
+    "the claim asserts an order, comparison, quantity, promise or report of speech over the "
+    "values that no check reads",
 )
 SETTLE_LEVEL = Rule(
     "settle.level_as_change",
@@ -198,7 +199,7 @@ def decide(
             doubts.append(_doubt(rule, f"'{q.text}': {rule.doc}"))
     if _direction_unshown(report, cited, claim_text):
         doubts.append(_doubt(SETTLE_DIRECTION, SETTLE_DIRECTION.doc))
-    named = _other_field_named(report, cited, found, claim_text)
+    named = _other_field_named(report, cited, found, claim_text, names)
     if named:
         doubts.append(_doubt(SETTLE_FIELD, f"{SETTLE_FIELD.doc}: {named}"))
     unlinked = next(
@@ -872,7 +873,9 @@ def _assertions(text: str) -> set[str]:
     figure (``more than one query in ten``), which the number grammar reads, and ``most
     recent``, which says ``latest``."""
     unbound = _READ_ELSEWHERE.sub(" ", text.lower())
-    found = set(re.findall(r"[a-z]+", unbound)) & _data("assertion_words")
+    said = set(re.findall(r"[a-z]+", unbound))
+    found = said & (_data("assertion_words") | _data("reported_speech"))
+    found |= {p for p in _data("promises") if re.search(rf"\b{p}\b", unbound)}
     return found | ({"record"} if _RECORD.search(unbound) else set())
 
 
@@ -887,29 +890,46 @@ _READ_ELSEWHERE = re.compile(
 
 
 def _other_field_named(
-    report: Report, cited: Sequence[LeafFacts], found: Sequence[Quantity], text: str
+    report: Report,
+    cited: Sequence[LeafFacts],
+    found: Sequence[Quantity],
+    text: str,
+    names: Sequence[str] = (),
 ) -> str | None:
     """``the score for the home team of brentford``: the value (``brentford``) is the
     ``away_team``'s, and the claim names ``home``, the word that sets its sibling
-    ``home_team`` apart, and not ``away``. Returns the value's field, or ``None``."""
+    ``home_team`` apart, and not ``away``. A row's value is named by its row's label
+    (``{name: "Learning platform", value: "Canvas LMS"}``): ``Canvas for student
+    management`` names another row's. Returns the value's field, or ``None``."""
     if len(cited) < 2:
         return None
     said = _stems(text)
-    stated = {leaf.path for leaf in cited if _states(report, leaf, found, text)}
+    stated = {leaf.path for leaf in cited if _states(report, leaf, found, text, names)}
     periods = {
         f.period_text for leaf in cited if (f := report.facts.get(leaf.path)) and f.period_text
     }  # a table's period column states the period of its other columns' items
+    rows = {_record_of(leaf.path) for leaf in cited if _naming_stems(report, leaf.path)[1]}
+    rows.discard(None)
+    label_cells = {
+        leaf.path
+        for leaf in cited
+        if _record_of(leaf.path) in rows and not _naming_stems(report, leaf.path)[1]
+    }
     for leaf in cited:
         value = report.evidence.leaf(leaf.path)
         if leaf.path not in stated or (value is not None and value.render() in periods):
             continue
-        own = _key_stems(leaf.path)
+        own, labelled = _naming_stems(report, leaf.path)
+        if leaf.path in label_cells:
+            continue  # a row's label cell names the row's value; it is no value itself
         for other in cited:
-            theirs = _key_stems(other.path)
+            theirs, other_labelled = _naming_stems(report, other.path)
             if other.path in stated or not theirs or theirs == own:
                 continue  # a sibling whose own value the claim states names that value;
                 # one key (another point of a column, a column's unit) contrasts nothing
-            if own & theirs:  # contrasting siblings: home_team and away_team, strongs and
+            if labelled and other_labelled and not own & theirs:  # two rows' labels
+                named = len(theirs & said) >= LABEL_WORDS and not own & said
+            elif own & theirs:  # contrasting siblings: home_team and away_team, strongs and
                 # strongs_transliteration (every word that sets a longer key apart is said)
                 extra, rest = theirs - own, own - theirs
                 if extra:
@@ -923,13 +943,36 @@ def _other_field_named(
     return None
 
 
-def _states(report: Report, leaf: LeafFacts, found: Sequence[Quantity], text: str) -> bool:
-    """Does the claim state the field's value: one of its figures, or its words whole?"""
+LABEL_WORDS = 2
+"""A claim names another row when it says this many words of that row's label."""
+
+
+def _naming_stems(report: Report, path: str) -> tuple[frozenset[str], bool]:
+    """The stems that name a field: its row's label (``{name: …, value: …}``), else its
+    key's; and whether they are a row's label."""
+    fact = report.facts.get(path)
+    if fact is not None and fact.sources.get("label") is Source.SIBLING:
+        return _stems(fact.label), True
+    return _key_stems(path), False
+
+
+def _states(
+    report: Report,
+    leaf: LeafFacts,
+    found: Sequence[Quantity],
+    text: str,
+    names: Sequence[str] = (),
+) -> bool:
+    """Does the claim state the field's value: one of its figures, its words whole, or,
+    for a row's value, a name the claim writes (``names``, squashed) that it holds?"""
     values = [v for v in leaf.quantities if not v.from_path]
     if any(matches(q, v) for q in found if not q.optional for v in values):
         return True
     stored = report.evidence.leaf(leaf.path)
     value = _plain_words(stored.render()) if stored is not None else ""
+    row = names and leaf.is_text and _naming_stems(report, leaf.path)[1]
+    if row and any(n in squash_name(value) for n in names if len(n) > 2):
+        return True  # a row's name value (``Canvas LMS``) is stated by a name of it
     return len(value) >= 2 and not value.isdigit() and f" {value} " in f" {_plain_words(text)} "
 
 
@@ -1007,7 +1050,7 @@ _FILLERS = frozenset({"col", "by", "of", "the", "and", "in", "for", "to", "s"})
 
 
 def _years(text: str) -> set[str]:
-    out = set(re.findall(r"\b(?:19|20)\d{2}\b", text))
+    out = set(re.findall(r"(?:\b|(?<=fy)|(?<=cy))((?:19|20)\d{2})\b", text, re.IGNORECASE))
     out |= {f"20{y}" for y in re.findall(r"\bFY\s?'?(\d{2})\b", text, re.IGNORECASE)}
     return out
 

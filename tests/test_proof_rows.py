@@ -1,0 +1,82 @@
+"""Settle only on proof over rows that name their own values (``{name, value, asOf}``,
+``{concept, value, unitRef}``) and in coaching: a row's period and label bind its value,
+and a promise or a report of what someone said is never a restatement."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from prism_slack.claims import Claim
+from prism_slack.reports.model import Report, build_report
+from prism_slack.verdict import Status
+from prism_slack.verify import verify_claim
+
+DATA: dict[str, Any] = {
+    "company": {"name": "Larchmere Academies", "aliases": []},
+    "report": {"id": "r", "generated_at": "2026-04-02T14:05:00+02:00"},
+    "Finance": [
+        {"name": "Tuition income", "value": "NZD 41.2m", "asOf": "FY2025"},
+        {"name": "Tuition income", "value": "NZD 38.7m", "asOf": "FY2024"},
+    ],
+    "Systems": [
+        {"name": "Timetabling tool", "value": "Orrery", "since": "2014"},
+        {"name": "Payroll service", "value": "Kestrel Pay", "since": "2021"},
+    ],
+    "facts": [
+        {"concept": "ServiceDesk", "value": "52", "unitRef": "FTE", "decimals": 0,
+         "period": {"instant": "2025-12-31"}},
+    ],
+    "people": [
+        {"name": "Mara Olsen", "title": "Bursar",
+         "objections": "Rejects any tool that stores pupil data outside New Zealand."},
+    ],
+    "service": {"detail": "A parent's first email waits 3.5 working days for a reply."},
+    "Enrolment": [{"name": "Retention", "value": "93 %", "asOf": "2025"}],
+}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def report() -> Report:
+    return build_report("rows", DATA)
+
+
+SETTLED, UNDECIDED, FAILED = Status.SETTLED, Status.UNDECIDED, Status.FAILED
+
+
+@pytest.mark.parametrize(
+    ("text", "evidence", "kind", "expected"),
+    [
+        # a row's period (``asOf``) binds its value
+        ("Tuition income was NZD 38.7m in FY2024.", ["Finance[0]", "Finance[1]"], "fact",
+         SETTLED),
+        ("Tuition income was NZD 38.7m in FY2025.", ["Finance[0]", "Finance[1]"], "fact",
+         UNDECIDED),
+        # a row's label names its value: the claim names another row's label
+        ("They use Orrery for timetabling.", ["Systems[0]", "Systems[1]"], "fact", SETTLED),
+        ("They run Orrery for payroll service.", ["Systems[0]", "Systems[1]"], "fact",
+         UNDECIDED),
+        # a fact's concept and unit name its value
+        ("The service desk is 52 FTE.", ["facts[0]"], "fact", SETTLED),
+        # a duration's unit, even with a word between: days are no weeks
+        ("A parent waits 3.5 weeks for a first reply.", ["service.detail"], "fact", FAILED),
+        # coaching that reports what someone asked for, or promises a figure to come
+        ("Tell Mara Olsen the tool stores pupil data in New Zealand.", ["people[0]"],
+         "coaching", SETTLED),
+        ("Tell Mara Olsen we'll store pupil data offshore, just as she asked.", ["people[0]"],
+         "coaching", UNDECIDED),
+        ("Tell Mara Olsen we can lift retention to 93% next year.", ["people[0]",
+                                                                     "Enrolment[0]"],
+         "coaching", UNDECIDED),
+    ],
+)  # fmt: skip
+def test_a_row_binds_its_value_by_its_own_label_and_period(
+    report: Report, text: str, evidence: list[str], kind: str, expected: Status
+) -> None:
+    verdict = verify_claim(Claim(text=text, kind=kind, evidence=evidence), report)
+    assert verdict.status is expected, (verdict.reasons, verdict.undecided_reasons)
+
+
+def test_a_timestamp_generated_at_is_read_as_its_day(report: Report) -> None:
+    assert report.generated_at.isoformat() == "2026-04-02"
