@@ -85,3 +85,70 @@ def test_an_item_of_a_list_of_labelled_strings_is_one_field(quillon: TurnDeps) -
     assert cited(vessels)[0] == "fleet[0]"
     engine = ask(quillon, "quillon", "what booking engine do they use")
     assert cited(engine)[0] == "fleet[2]"
+
+
+# tables stored as a header and rows; an object keyed by period whose periods are objects
+TARNSIDE: dict[str, Any] = envelope(
+    "Tarnside Orchards",
+    meta={"currency": "EUR", "scale": "thousands", "rates": "fractions"},
+    results={
+        "columns": ["metric", "FY2023", "FY2024", "FY2025"],
+        "rows": [["Turnover", 88.1, 91.4, 97.0], ["Spoilage", 0.061, 0.058, 0.049]],
+        "units": {"Turnover": "EUR millions", "Spoilage": "fraction of harvest"},
+    },
+    profile={"columns": ["field", "value"], "rows": [["Pickers", 412], ["Cold stores", 6]]},
+    grades={"scale": {"min": 0, "max": 4}, "columns": ["area", "grade"],
+            "rows": [["Yield forecasting", 1.5], ["Packing line", 3]]},
+    contracts={"columns": ["item", "amount", "currency"],
+               "rows": [["Sorting robots", 2.6, "DKK"]], "units": {"amount": "millions"}},
+    tools={"columns": ["function", "vendor"], "rows": [["Harvest planning", "Furrowly"]]},
+    periods={
+        "FY2024": {"cold-chain-spend": 3100, "net-margin": 0.052},
+        "FY2025": {"cold-chain-spend": 3650, "net-margin": 0.047},
+    },
+)  # fmt: skip
+
+
+def test_a_table_of_rows_is_read_by_its_header_and_units() -> None:
+    facts = compile_facts(TARNSIDE)
+    turnover = facts.by_path["results.rows[0][3]"]
+    assert (turnover.label, turnover.display, turnover.period_text) == (
+        "Turnover", "€97M", "FY2025",
+    )  # fmt: skip
+    assert facts.series["results.rows[1]"].display == "4.9% in FY2025, down from 5.8% in FY2024"
+    assert facts.by_path["profile.rows[0][1]"].label == "Pickers"
+    assert facts.by_path["grades.rows[0][1]"].display == "1.5/4"
+    assert facts.by_path["contracts.rows[0][1]"].display == "2.6M DKK"  # the row's currency
+    assert facts.by_path["tools.rows[0][1]"].label == "Harvest planning"  # two columns
+    assert facts.by_path["contracts.rows[0][0]"].label == "Item"  # a record's field: its header
+
+
+def test_a_period_keyed_object_of_objects_holds_a_series_per_key() -> None:
+    facts = compile_facts(TARNSIDE)
+    spend = facts.series["periods.*.cold-chain-spend"]
+    # the conventions object gives the amounts' currency and scale, and the rates' form
+    assert spend.display == "€3.65M in FY2025, up from €3.1M in FY2024"
+    assert facts.by_path["periods.FY2025.net-margin"].display == "4.7%"
+    assert facts.by_path["periods.FY2025.net-margin"].period_text == "FY2025"
+
+
+@pytest.fixture(scope="module")
+def tarnside(tmp_path_factory: pytest.TempPathFactory) -> TurnDeps:
+    return offline_deps(tmp_path_factory.mktemp("tarnside"), {"tarnside": TARNSIDE})
+
+
+def test_a_row_of_a_figure_table_is_answered_as_its_series(tarnside: TurnDeps) -> None:
+    turnover = ask(tarnside, "tarnside", "turnover fy23 vs fy25")
+    assert texts(turnover)[0] == "Turnover in FY2023: €88.1M; in FY2025: €97M."
+    assert cited(turnover)[:2] == ["results.rows[0][1]", "results.rows[0][3]"]
+    grade = ask(tarnside, "tarnside", "packing line grade?")
+    assert texts(grade)[0] == "Packing line: 3/4."
+    assert "grades.scale.max" in cited(grade)
+    tool = ask(tarnside, "tarnside", "what do they use for harvest planning")
+    assert cited(tool)[0].startswith("tools.rows[0]")
+
+
+def test_each_key_of_the_periods_is_answered_as_one_series(tarnside: TurnDeps) -> None:
+    spend = ask(tarnside, "tarnside", "cold chain spend fy24 vs fy25")
+    assert texts(spend)[0] == "Cold chain spend in FY2024: €3.1M; in FY2025: €3.65M."
+    assert cited(spend) == ["periods.FY2024.cold-chain-spend", "periods.FY2025.cold-chain-spend"]

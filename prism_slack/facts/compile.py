@@ -43,6 +43,7 @@ from prism_slack.facts.model import (
     Unit,
     When,
 )
+from prism_slack.facts.tables import Table, table_of
 from prism_slack.facts.words import (
     ROW_LABEL_KEYS,
     UNIT_KEYS,
@@ -81,6 +82,9 @@ class _Scope:
     out_of: float | None = None
     out_of_source: Source = Source.SIBLING
     period: str | None = None
+    period_keyed: bool = False
+    """The period is a key above (``periods: {FY2025: {capex: …}}``): it holds all the way
+    down, where a value object's period holds only for its value."""
     name: str | None = None
     """The label a row gives its value (``{label: "Revenue, group (FY2025)", value: …}``):
     the value's key words, label and period."""
@@ -91,13 +95,25 @@ class _Scope:
 
 
 class ReportFacts:
-    """Every leaf's typed fact, by path, and the series the report holds."""
+    """Every leaf's typed fact, by path, the series the report holds, and its tables
+    stored as a header and rows (by the path of the object holding each)."""
 
-    __slots__ = ("by_path", "series")
+    __slots__ = ("across", "by_path", "series", "tables")
 
-    def __init__(self, by_path: dict[str, TypedFact], series: dict[str, TypedFact]) -> None:
+    def __init__(
+        self,
+        by_path: dict[str, TypedFact],
+        series: dict[str, TypedFact],
+        tables: dict[str, Table] | None = None,
+        across: dict[str, dict[str, str]] | None = None,
+    ) -> None:
         self.by_path = by_path
         self.series = series
+        self.tables = tables or {}
+        self.across = across or {}
+        """An object keyed by period whose periods are objects (``periods: {FY2024: {…},
+        FY2025: {…}}``): its path → each key its periods share → that key's series
+        (``periods.*.capex``)."""
 
     def get(self, path: str) -> TypedFact | None:
         return self.by_path.get(path) or self.series.get(path)
@@ -113,14 +129,15 @@ def compile_facts(data: Mapping[str, Any]) -> ReportFacts:
     """The typed facts of a report's JSON (the whole document, envelope included)."""
     declared_currency, declared_scale = _declared_money_unit(data)
     leaves = _leaves(data)
+    declared_rates = _declared_rates(data)
     compiler = _Compiler(
-        _rate_convention(leaves),
+        _rate_convention(leaves) if declared_rates is None else declared_rates,
         declared_currency or _report_currency(leaves),
         declared_scale,
         percent_fractions=_percent_fractions(leaves),
     )
     compiler.walk_object("", data, _Scope(fractions=compiler.fractions), [])
-    return ReportFacts(compiler.facts, compiler.series)
+    return ReportFacts(compiler.facts, compiler.series, compiler.tables, compiler.across)
 
 
 class _Compiler:
@@ -139,6 +156,8 @@ class _Compiler:
         """The report's percent keys mostly hold numbers below 1: fractions, perhaps."""
         self.facts: dict[str, TypedFact] = {}
         self.series: dict[str, TypedFact] = {}
+        self.tables: dict[str, Table] = {}
+        self.across: dict[str, dict[str, str]] = {}
 
     # -- objects --------------------------------------------------------------------
     def walk(self, path: str, key: str, value: Any, scope: _Scope, parents: list[str]) -> None:
@@ -150,12 +169,28 @@ class _Compiler:
         else:
             self.facts[path] = self.leaf(path, key, value, scope, parents)
 
-    def walk_object(
-        self, path: str, obj: Mapping[str, Any], scope: _Scope, parents: list[str]
+    def walk_object(  # noqa: PLR0917
+        self,
+        path: str,
+        obj: Mapping[str, Any],
+        scope: _Scope,
+        parents: list[str],
+        cells: Mapping[str, str] | None = None,
+        header_units: Mapping[str, str] | None = None,
     ) -> None:
+        """``cells``, ``header_units``: for a row of a record table (``facts.tables``), each
+        field's own path and the unit the table's header gives it."""
         shape = _shape(tuple(obj))
         periodic = _series_keys(obj, shape)
+        by_period = (
+            shape.periods and not periodic and all(isinstance(v, Mapping) for v in obj.values())
+        )
         scope = self._object_scope(obj, shape, scope, periodic=periodic)
+        table = table_of(path, obj, _is_period_key) if cells is None else None
+        if table is not None:
+            self.tables[path] = table
+            self._table(table, obj, scope, parents)
+            return
         if parents and (out_of := _key_out_of(parents[-1])) is not None:
             # ``"Maturity Scores (out of 5)": {…}``
             scope = replace(scope, out_of=out_of, out_of_source=Source.PARENT)
@@ -172,10 +207,12 @@ class _Compiler:
         index, units = _columns(obj, shape)
         for raw_key, child in obj.items():
             key = str(raw_key)
-            child_path = join_key(path, key)
+            child_path = cells[key] if cells is not None else join_key(path, key)
             child_scope = scope
-            if periodic:
-                child_scope = replace(scope, period=key)
+            if header_units and key in header_units:
+                child_scope = replace(scope, unit=header_units[key])
+            if periodic or by_period:
+                child_scope = replace(scope, period=key, period_keyed=True)
             elif value_object and key_words(key) != ["value"]:
                 child_scope = meta_scope
             if (
@@ -193,8 +230,13 @@ class _Compiler:
                 self._series(child_path, points, [*parents, key])
                 continue
             self.walk(child_path, key, child, child_scope, parents)
+            if cells is not None and (fact := self.facts.get(child_path)) is not None:
+                sources = {**fact.sources, "label": Source.HEADER}  # the header names it
+                self.facts[child_path] = fact.model_copy(update={"sources": sources})
         if periodic and path:
             self._series(path, [(str(k), join_key(path, str(k))) for k in obj], parents)
+        if by_period:
+            self._across(path, obj, parents)
         for stem_key, members in _period_siblings(tuple(map(str, obj))).items():
             # ``Revenue (FY2024, NZD m)`` beside ``Revenue (FY2025, NZD m)``: one series
             points = [(period, join_key(path, key)) for period, key in members]
@@ -204,6 +246,35 @@ class _Compiler:
             at = join_key(path, "values")
             points = [(str(k), join_key(at, str(k))) for k in values]
             self._series(at, points, [*parents, "values"])
+
+    def _table(
+        self, table: Table, obj: Mapping[str, Any], scope: _Scope, parents: list[str]
+    ) -> None:
+        """A header-and-rows table: a figure table's rows are figures named by their label,
+        of the period their column names; a record table's rows are records."""
+        for raw_key, child in obj.items():
+            if raw_key != table.key:  # the header, the units, a scale: as any field
+                self.walk(join_key(table.path, str(raw_key)), str(raw_key), child, scope, parents)
+        for i, row in enumerate(table.rows):
+            label = table.label(i)
+            if label is None:
+                record = dict(zip(table.columns, row, strict=True))
+                cells = {c: table.cell(i, j) for j, c in enumerate(table.columns)}
+                self.walk_object(table.row(i), record, scope, parents, cells, table.units)
+                continue
+            self.walk(table.cell(i, 0), table.columns[0], row[0], scope, parents)
+            for j in range(1, len(row)):
+                unit = table.unit(i, j)
+                period = table.columns[j] if j in table.periods else None
+                cell_scope = replace(scope, unit=unit or scope.unit, period=period)
+                fact = self._reading(
+                    table.cell(i, j), label, row[j], cell_scope, parents, _own_label(label)
+                )
+                sources = {**fact.sources, "label": Source.SIBLING}
+                self.facts[fact.path] = fact.model_copy(update={"sources": sources})
+            if len(table.periods) >= 2:
+                points = [(table.columns[j], table.cell(i, j)) for j in table.periods]
+                self._series(table.row(i), points, [*parents, label])
 
     def _object_scope(
         self, obj: Mapping[str, Any], shape: _Shape, scope: _Scope, *, periodic: bool
@@ -237,9 +308,24 @@ class _Compiler:
             period = _period_text(period)
         if isinstance(period, str) and is_value_object:
             changes["period"] = period
-        elif scope.period is not None and not is_value_object:
+        elif scope.period is not None and not is_value_object and not scope.period_keyed:
             changes["period"] = None
         return replace(scope, **changes) if changes else scope
+
+    def _across(self, path: str, obj: Mapping[str, Any], parents: list[str]) -> None:
+        """The series of each key that two or more of ``obj``'s periods hold a figure
+        under, at ``path.*.key``."""
+        held: dict[str, list[tuple[str, str]]] = {}
+        for period, child in obj.items():
+            for key, value in child.items():
+                if not isinstance(value, (Mapping, list)):
+                    at = join_key(join_key(path, str(period)), str(key))
+                    held.setdefault(str(key), []).append((str(period), at))
+        for key, points in held.items():
+            at = join_key(f"{path}.*" if path else "*", key)
+            self._series(at, points, [*parents, key])
+            if at in self.series:
+                self.across.setdefault(path, {})[key] = at
 
     def _series(self, path: str, periods: list[tuple[str, str]], parents: list[str]) -> None:
         """The series of the facts at these (period, path) pairs, in period order."""
@@ -357,11 +443,17 @@ class _Compiler:
         if pure and abs(value) <= 1:
             sources["unit"] = Source.OBJECT  # XBRL's ``pure`` at most 1: a fraction
             return quantity(Unit.FRACTION), sources, None
+        if scope.unit is not None and (m := _OUT_OF_UNIT.search(scope.unit)):
+            sources["out_of"] = Source.OBJECT  # ``score out of 100``
+            return quantity(Unit.SCORE, out_of=float(m[1])), sources, None
         if scope.unit is not None and not pure:
             read = _unit_text(scope.unit)
             if read is not None:
                 unit, currency, factor, measure = read
                 sources["unit"] = Source.OBJECT
+                if unit is Unit.NUMBER and measure is None and (scope.currency or key.money):
+                    # ``units: {amount: millions}`` beside a row's ``currency``
+                    unit, currency = Unit.CURRENCY, scope.currency or self.report_currency
                 q = quantity(
                     unit, currency=currency, scale=factor or scale, measure=measure,
                     out_of=scope.out_of,
@@ -726,7 +818,25 @@ def _declared_money_unit(data: Mapping[str, Any]) -> tuple[str | None, float | N
                 beside = fields.get(("currency",), "")
                 currency = next((c for t in [*tokens, beside] if (c := currency_code(t))), None)
                 return currency, scale
+        magnitude = fields.get(("scale",)) or fields.get(("magnitude",))
+        if section is not data and magnitude and (factor := scale_factor(magnitude.strip())):
+            # ``meta: {currency: CHF, scale: thousands}``: an object of conventions
+            return currency_code(fields.get(("currency",), "")), factor
     return None, None
+
+
+def _declared_rates(data: Mapping[str, Any]) -> bool | None:
+    """Whether a top-level object of conventions says rates are fractions (``rates:
+    fractions``: True) or percents (False)."""
+    for section in (v for v in data.values() if isinstance(v, Mapping)):
+        for key, value in section.items():
+            if key_words(str(key)) in (["rates"], ["rate", "format"]) and isinstance(value, str):
+                said = set(key_words(value))
+                if said & {"fraction", "fractions", "decimal", "decimals"}:
+                    return True
+                if said & {"percent", "percents", "percentage", "percentages"}:
+                    return False
+    return None
 
 
 _SCALE_FIELD = frozenset({"scale", "max", "out", "of"})
@@ -760,6 +870,7 @@ class _Shape:
         return obj[self.fields[words]] if words in self.fields else None
 
 
+_OUT_OF_UNIT = re.compile(r"\bout\s+of\s+(\d+(?:\.\d+)?)\b", re.IGNORECASE)
 _OUT_OF = re.compile(r"(?:\bout\s+of|/)\s*(\d+(?:\.\d+)?)\s*\)")
 
 
@@ -832,7 +943,10 @@ def _period_text(period: Mapping[str, Any]) -> str | None:
 def _scale_of(values: Iterable[Any]) -> float | None:
     """A score scale one of an object's scale fields (``_Shape.scale_keys``) states:
     ``scaleMax: 5``, ``out_of: 5``, ``Scale: "0–10"``."""
-    for value in values:
+    for field in values:
+        value = field
+        if isinstance(field, Mapping):  # ``scale: {min: 0, max: 5}``
+            value = next((v for k, v in field.items() if key_words(str(k)) == ["max"]), None)
         if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
             return float(value)
         if isinstance(value, str):
@@ -1037,12 +1151,14 @@ def _unit_text(unit: str) -> tuple[Unit, str | None, float | None, str | None] |
         return Unit.RATIO, None, None, "x"
     if low in word_set("multiple_words") or low == "multiple":
         return Unit.RATIO, None, None, None
-    if low in {"fraction", "share", "proportion"}:
+    if tokens[:1] and tokens[0].lower() in {"fraction", "share", "proportion"}:  # "… of homes"
         return Unit.FRACTION, None, None, None
     if low in word_set("basis_point_words"):
         return Unit.BASIS_POINTS, None, None, None
     if duration_unit(low):
         return Unit.DURATION, None, None, duration_unit(low)
+    if factor is not None and all(scale_factor(t) for t in tokens):  # ``millions``
+        return Unit.NUMBER, None, factor, None
     return Unit.COUNT if factor is None else Unit.NUMBER, None, factor, text
 
 

@@ -57,6 +57,8 @@ class Source(StrEnum):
     OBJECT = "object"
     PARENT = "parent"
     REPORT = "report"
+    HEADER = "header"
+    """A table's column header (``{"columns": [...], "rows": [...]}``)."""
 
 
 class Granularity(StrEnum):

@@ -58,8 +58,12 @@ def words(text: str) -> list[str]:
         token = m.group(0)
         if token.endswith("'s"):
             token = token[:-2]
-        out.append(token.replace("'", ""))
+        out.append(_FULL_YEAR.sub(r"\1\2", token.replace("'", "")))
     return out
+
+
+_FULL_YEAR = re.compile(r"^(fy|cy|q[1-4]|h[12])(?:19|20)(\d\d)$")
+"""A period with a four-digit year is the one a rep writes with two: ``FY2025`` is fy25."""
 
 
 def key_words(key: str) -> list[str]:

@@ -1308,7 +1308,7 @@ def _series_periods(index: ReportIndex) -> set[str]:
     for fact in index.facts.series.values():
         for point in fact.series.points if fact.series is not None else ():
             label = re.sub(r"[\s']+", "", point.period.lower())
-            found.add(label)  # "fy25" for ``FY25``: a point of the series, not a subject
+            found |= {label, *lexicon.words(label)}  # "fy25" for ``FY25`` and ``FY2025``
             part = re.match(r"(q[1-4]|h[12]|[12]h)", label)
             if part is not None:
                 name = part.group(1)

@@ -39,6 +39,7 @@ from prism_slack.reports.model import Report
 
 if TYPE_CHECKING:  # the facts package imports the verifier, which imports reports
     from prism_slack.facts import ReportFacts
+    from prism_slack.facts.tables import Table
 
 ItemKind = Literal["leaf", "list", "record"]
 
@@ -70,6 +71,12 @@ class Item:
     labelled: bool = False
     """An item of a list of ``"Label: value"`` strings (``Builder.scalar_list``): its last
     key is the label, and it is said as written."""
+    headers: Mapping[str, str] = field(default_factory=dict)
+    """For a row of a header-and-rows table: each cell's path → its column's header."""
+
+    def key_of(self, path: str) -> str:
+        """The key of this record's field at ``path``: its column's header, or its own."""
+        return self.headers.get(path) or field_key(path)
 
     @property
     def section(self) -> str:
@@ -317,7 +324,11 @@ class _Builder:
     def walk(self, path: str, keys: tuple[str, ...], value: Any, scale: Leaf | None = None) -> None:
         """``scale``: the scale a mapping of scores inherits from its parent
         (``assessment.scale_max`` for ``assessment.scores.*``)."""
-        if isinstance(value, Mapping):
+        if isinstance(value, Mapping) and (table := self.facts.tables.get(path)) is not None:
+            self.table(table, keys, _scale_leaf(path, value) or scale)
+        elif isinstance(value, Mapping) and (across := self.facts.across.get(path)):
+            self.across(path, keys, value, across, scale)
+        elif isinstance(value, Mapping):
             scale = _scale_leaf(path, value) or scale
             if path in self.facts.series or _value_key(value, self.facts, path) is not None:
                 self.one_value(path, keys, value, scale)
@@ -347,6 +358,53 @@ class _Builder:
                 self.scalar_list(path, keys, value)
         elif value is not None:
             self.leaf(path, keys, value)
+
+    def table(self, table: Table, keys: tuple[str, ...], scale: Leaf | None) -> None:
+        """A header-and-rows table (``facts.tables``): a figure table's row is one figure
+        (or series) named by its label, citing its cells and its label; a record table's
+        row is one record, its fields named by the header."""
+        for i, row in enumerate(table.rows):
+            label = table.label(i)
+            if label is None:
+                cells = {c: table.cell(i, j) for j, c in enumerate(table.columns)}
+                self.record(table.row(i), keys, dict(zip(table.columns, row, strict=True)), cells)
+                continue
+            figures = [Leaf(table.cell(i, j), v) for j, v in enumerate(row) if j and v is not None]
+            if not figures:
+                continue
+            path = table.row(i) if table.row(i) in self.facts.series else figures[-1].path
+            named = (*keys, label)
+            strengths = _Strengths()
+            strengths.keys(named)
+            leaves = (*figures, Leaf(table.cell(i, 0), label))
+            if scale is not None:
+                self.scales[path] = scale
+            self.add(Item(len(self.items), "leaf", path, named, leaves), strengths, _names(named))
+
+    def across(
+        self,
+        path: str,
+        keys: tuple[str, ...],
+        value: Mapping[str, Any],
+        across: Mapping[str, str],
+        scale: Leaf | None,
+    ) -> None:
+        """An object keyed by period whose periods are objects (``facts.across``): each
+        key the periods share is one series named by the key, citing every period's value;
+        what only one period holds is walked as any object's fields."""
+        for key, at in across.items():
+            series = self.facts.series[at].series
+            assert series is not None
+            leaves = tuple(
+                Leaf(p.path, value[p.period][key]) for p in series.points if p.period in value
+            )
+            named = (*keys, key)
+            strengths = _Strengths()
+            strengths.keys(named)
+            self.add(Item(len(self.items), "leaf", at, named, leaves), strengths, _names(named))
+        for period, child in value.items():
+            rest = {k: v for k, v in child.items() if k not in across}
+            self.walk(join_key(path, str(period)), (*keys, str(period)), rest, scale)
 
     def column_series(self, path: str, keys: tuple[str, ...], values: list[Any]) -> None:
         """A column of a table whose index column gives each cell's period (``revenue:
@@ -513,10 +571,11 @@ class _Builder:
         strengths = _Strengths()
         for i, key in enumerate(keys):
             strengths.put(lexicon.key_words(key), MIDDLE_KEY if i else SECTION_KEY + 0.5, key=True)
+        headers = {p: k for k, p in cells.items()} if cells is not None else {}
+        item = Item(len(self.items), "record", path, keys, tuple(leaves), fields, headers=headers)
         for leaf in leaves:
-            strengths.put(lexicon.key_words(field_key(leaf.path)), FIELD_KEY, key=True)
+            strengths.put(lexicon.key_words(item.key_of(leaf.path)), FIELD_KEY, key=True)
             strengths.value(leaf.value, TITLE_VALUE if leaf.path in heads else VALUE)
-        item = Item(len(self.items), "record", path, keys, tuple(leaves), fields)
         if item.is_person:  # whatever its section is called (team, decision_makers)
             strengths.put([lexicon.STAKEHOLDER], SECTION_KEY, key=True)
         self.add(item, strengths, frozenset())
@@ -766,6 +825,8 @@ def _scale_leaf(path: str, obj: Mapping[str, Any]) -> Leaf | None:
     for want in SCALE_KEYS:
         key = named.get(want)
         value = obj.get(key) if key is not None else None
+        if isinstance(value, Mapping):  # ``scale: {min: 0, max: 5}``: its top
+            return _scale_leaf(join_key(path, str(key)), value)
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             return Leaf(join_key(path, str(key)), value)
         if isinstance(value, str) and _SCALE_RANGE.fullmatch(value):  # scale: "0-10"

@@ -21,7 +21,7 @@ import yaml
 from prism_slack.claims import Claim
 from prism_slack.evidence import Leaf, Scalar
 from prism_slack.llm import lexicon
-from prism_slack.llm.offline_index import CURRENCIES, KEY_SCALES, UNIT_WORDS, Item, field_key
+from prism_slack.llm.offline_index import CURRENCIES, KEY_SCALES, UNIT_WORDS, Item
 from prism_slack.llm.playbook import Entry
 
 if TYPE_CHECKING:  # the facts package imports the verifier, which imports reports
@@ -320,6 +320,8 @@ def _names_period(period: str, asked: frozenset[str]) -> bool:
     label = period.lower()
     if label in asked or re.sub(r"[\s']+", "", label) in {re.sub(r"[\s']+", "", a) for a in asked}:
         return True
+    if set(lexicon.words(period)) & asked:  # "fy25" names ``FY2025``
+        return True
     part = re.match(r"(q[1-4]|h[12]|[12]h)\b", label)
     if part is None:
         return False
@@ -435,7 +437,7 @@ def finding_claim(item: Item) -> Claim:
     of any number the title holds.
     """
     title, severity = item.fields["title"], item.fields["severity"]
-    named = " ".join(_words(field_key(severity.path)))  # severity, rating, priority
+    named = " ".join(_words(item.key_of(severity.path)))  # severity, rating, priority
     return fact(
         f"Finding: {format_value((), title.value)}; "
         f"{format_value((), severity.value).lower()} {named}",
@@ -486,7 +488,7 @@ def record_claim(
     rest = [leaf for leaf in item.fields.values() if leaf is not head][:4]
     parts = []
     for leaf in rest:
-        key = field_key(leaf.path)
+        key = item.key_of(leaf.path)
         value = shown((key,), leaf, facts)
         bare = "_".join(lexicon.key_words(key)) in ("notes", "detail", "description", "summary")
         parts.append(value if bare else f"{label(('', key), caps)}: {value}")

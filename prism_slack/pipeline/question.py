@@ -70,6 +70,11 @@ def english(text: str) -> bool:
         word = found.group(0)
         if not all(map(_latin, word)) or (i and word[:1].isupper()):
             continue  # another script's word, or a name ("Müller GmbH revenue?")
+        if (
+            text[found.end() : found.end() + 1].isdigit()
+            or text[found.start() - 1 : found.start()].isdigit()
+        ):
+            continue  # a code with its number ("fy23", "q3"), no word of a language
         lean = _lean(word.lower())
         foreign += lean < 0
         native += lean > 0

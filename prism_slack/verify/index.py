@@ -102,7 +102,7 @@ def _leaf_facts(leaf: Leaf, ordinary: frozenset[str], typed: TypedFact | None) -
         value_text = squash_text(leaf.value)
         names = find_names(found.masked, ordinary.__contains__)
         units |= units_of(leaf.value, names, found.identifiers)
-    if typed is not None and typed.sources.get("label") is Source.SIBLING:
+    if typed is not None and typed.sources.get("label") in (Source.SIBLING, Source.HEADER):
         path_word_list = path_word_list + key_words(typed.label)  # a row's label names it
     phrases = path_phrases(leaf.path)
     path_texts = tuple(squash_text(p) for p in phrases)

@@ -908,12 +908,12 @@ def _other_field_named(
     periods = {
         f.period_text for leaf in cited if (f := report.facts.get(leaf.path)) and f.period_text
     }  # a table's period column states the period of its other columns' items
-    rows = {_record_of(leaf.path) for leaf in cited if _naming_stems(report, leaf.path)[1]}
+    rows = {_row_of(leaf.path) for leaf in cited if _naming_stems(report, leaf.path)[1]}
     rows.discard(None)
     label_cells = {
         leaf.path
         for leaf in cited
-        if _record_of(leaf.path) in rows and not _naming_stems(report, leaf.path)[1]
+        if _row_of(leaf.path) in rows and not _naming_stems(report, leaf.path)[1]
     }
     for leaf in cited:
         value = report.evidence.leaf(leaf.path)
@@ -941,6 +941,13 @@ def _other_field_named(
             if named:
                 return leaf.path
     return None
+
+
+def _row_of(path: str) -> str | None:
+    """The row a field is a cell of: ``Finance[1].value`` and ``financials.rows[1][3]``
+    are of ``Finance[1]`` and ``financials.rows[1]``."""
+    m = re.match(r"(.*\[\d+\])(?:\.[^.\[\]]+|\[\d+\])$", path)
+    return m.group(1) if m else None
 
 
 LABEL_WORDS = 2
