@@ -71,6 +71,10 @@ def only(text: str) -> Quantity:
         ("€3.2M", QKind.CURRENCY, D(3200000), D(50000)),
         ("£75", QKind.CURRENCY, D(75), D("0.5")),
         ("$2T", QKind.CURRENCY, D(2) * 10**12, D(5) * 10**11),
+        # thousands set apart by a space (plain, thin or no-break)
+        ("7 480", QKind.NUMBER, D(7480), D("0.5")),
+        ("1\u202f318\u202f000", QKind.NUMBER, D(1318000), D("0.5")),
+        ("NZD 24 950", QKind.CURRENCY, D(24950), D("0.5")),
     ],
 )
 def test_number_forms(text: str, kind: QKind, value: Decimal, tolerance: Decimal) -> None:
@@ -97,6 +101,15 @@ def test_currency_codes(text: str, currency: str) -> None:
 def test_units(text: str, unit: str, value: Decimal) -> None:
     q = only(text)
     assert (q.kind, q.unit, q.value) == (QKind.NUMBER, unit, value)
+
+
+@pytest.mark.parametrize("text", ["ABN 37 002 755 599", "ACN 002 755 599", "in 2025 140 stores"])
+def test_digit_groups_of_an_identifier_or_a_list_are_no_spaced_thousands(text: str) -> None:
+    assert all(" " not in q.text for q in scan(text, report_text=True).quantities)
+
+
+def test_units_with_a_word_between_keep_their_unit() -> None:
+    assert only("4.5 working days").unit == "days"
 
 
 def test_lower_case_scale_letters_need_a_currency() -> None:

@@ -34,6 +34,16 @@ DATA: dict[str, Any] = {
     ],
     "service": {"detail": "A parent's first email waits 3.5 working days for a reply."},
     "Enrolment": [{"name": "Retention", "value": "93 %", "asOf": "2025"}],
+    "board": {
+        "columns": ["name", "title", "deal_role"],
+        "rows": [["Ana Ruiz", "Chief Financial Officer", "economic buyer"],
+                 ["Tom Vale", "Head of IT", "champion"]],
+    },
+    "results": {
+        "columns": ["metric", "FY2024", "FY2025"],
+        "rows": [["Tuition income", 38.7, 41.2]],
+        "units": {"Tuition income": "NZD millions"},
+    },
 }  # fmt: skip
 
 
@@ -61,6 +71,13 @@ SETTLED, UNDECIDED, FAILED = Status.SETTLED, Status.UNDECIDED, Status.FAILED
         ("The service desk is 52 FTE.", ["facts[0]"], "fact", SETTLED),
         # a duration's unit, even with a word between: days are no weeks
         ("A parent waits 3.5 weeks for a first reply.", ["service.detail"], "fact", FAILED),
+        # a table's row is one record; its cells are of their row's label and column
+        ("Ana Ruiz, the CFO, is the economic buyer.", ["board.rows[0]", "board.columns"],
+         "fact", SETTLED),
+        ("Ana Ruiz, the CFO, is our champion.", ["board.rows[0]", "board.rows[1]"], "fact",
+         FAILED),
+        ("Tuition income was NZD 41.2m in FY2025.", ["results.rows[0]"], "fact", SETTLED),
+        ("Tuition income was NZD 41.2m in FY2024.", ["results.rows[0]"], "fact", UNDECIDED),
         # coaching that reports what someone asked for, or promises a figure to come
         ("Tell Mara Olsen the tool stores pupil data in New Zealand.", ["people[0]"],
          "coaching", SETTLED),

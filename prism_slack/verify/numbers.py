@@ -141,7 +141,9 @@ _NUMBER = re.compile(
     r"""
     (?<![\w.])
     (?P<cur_pre>(?:US|AU|CA|NZ|HK|A|C|S|R)\$|\$|€|£|(?:CODES)\s?)?
-    (?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)
+    (?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<!\d[ \u00a0\u2009\u202f])(?<!\b(?!(?:CODES)\b)[A-Z]{3}\s)(?<!\b[A-Z]{2}\s)(?<!\b[A-Z]{4}\s)
+        (?<![Nn]o\.\s)\d{1,3}(?:[ \u00a0\u2009\u202f]\d{3}){1,2}(?![\d.,]?\s?\d)
+        |\d+(?:\.\d+)?|\.\d+)
     (?![\d])
     (?:\s?(?P<scale>thousand|million|billion|trillion|bn|mn|tn|mm|MM|[kKMBTmb])(?![A-Za-z0-9]))?
     (?:\s?(?P<pct>%|per\s?cent(?!ile)|percent(?:age\s+points?)?(?!ile)|pct|pp|

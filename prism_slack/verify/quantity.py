@@ -5,6 +5,7 @@ scales it may carry, and the working state of a scan (``ScanState``)."""
 from __future__ import annotations
 
 import calendar
+import re
 from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import StrEnum
@@ -239,7 +240,8 @@ class ScanState:
 
 
 def _decimal(raw: str) -> Decimal:
-    return Decimal(raw.replace(",", ""))
+    """``1,240``, ``1 240`` (a thin, no-break or plain space between thousands) → 1240."""
+    return Decimal(re.sub(r"[,\s]", "", raw))
 
 
 def _half_unit(d: Decimal) -> Decimal:

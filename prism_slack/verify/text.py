@@ -124,8 +124,11 @@ def _list_items(path: str) -> tuple[ListItem, ...]:
 
 
 def list_item(path: str) -> ListItem | None:
-    """The innermost list item ``path`` reaches into, or ``None`` outside lists."""
+    """The innermost list item ``path`` reaches into, or ``None`` outside lists; a cell of
+    a table stored as rows (``people.rows[2][1]``) is field ``[1]`` of row 2."""
     items = _list_items(path)
+    if len(items) > 1 and not items[-1].field and items[-2].field == f"[{items[-1].item}]":
+        return items[-2]
     return items[-1] if items else None
 
 
