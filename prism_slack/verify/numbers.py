@@ -141,8 +141,10 @@ _NUMBER = re.compile(
     r"""
     (?<![\w.])
     (?P<cur_pre>(?:US|AU|CA|NZ|HK|A|C|S|R)\$|\$|€|£|(?:CODES)\s?)?
-    (?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<!\d[ \u00a0\u2009\u202f])(?<!\b(?!(?:CODES)\b)[A-Z]{3}\s)(?<!\b[A-Z]{2}\s)(?<!\b[A-Z]{4}\s)
-        (?<![Nn]o\.\s)\d{1,3}(?:[ \u00a0\u2009\u202f]\d{3}){1,2}(?![\d.,]?\s?\d)
+    (?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?
+        # thousands set apart by spaces, but not an identifier's digit groups (ABN 37 002)
+        |(?<!\d[ \u00a0\u2009\u202f])(?<!\b(?!(?:CODES)\b)[A-Z]{3}\s)(?<!\b[A-Z]{2}\s)
+        (?<!\b[A-Z]{4}\s)(?<![Nn]o\.\s)\d{1,3}(?:[ \u00a0\u2009\u202f]\d{3}){1,2}(?![\d.,]?\s?\d)
         |\d+(?:\.\d+)?|\.\d+)
     (?![\d])
     (?:\s?(?P<scale>thousand|million|billion|trillion|bn|mn|tn|mm|MM|[kKMBTmb])(?![A-Za-z0-9]))?
