@@ -108,6 +108,20 @@ def test_digit_groups_of_an_identifier_or_a_list_are_no_spaced_thousands(text: s
     assert all(" " not in q.text for q in scan(text, report_text=True).quantities)
 
 
+def test_a_bare_amount_later_in_a_sentence_is_in_its_currency() -> None:
+    found = scan("It fell to NZD 6.1m in FY2025, from 7.4m.").quantities
+    assert [(q.kind, q.currency) for q in found if q.text == "7.4m"] == [
+        (QKind.CURRENCY, "NZD")
+    ]
+    users = scan("$5m and 3m users").quantities  # a noun says what it counts
+    assert [q.kind for q in users] == [QKind.CURRENCY, QKind.NUMBER]
+
+
+def test_a_range_said_in_words_is_two_numbers_not_an_identifier() -> None:
+    found = scan("at 2 on a 1-to-7 scale")
+    assert not found.identifiers and [q.text for q in found.quantities] == ["2", "1", "7"]
+
+
 def test_units_with_a_word_between_keep_their_unit() -> None:
     assert only("4.5 working days").unit == "days"
 

@@ -34,6 +34,8 @@ DATA: dict[str, Any] = {
     ],
     "service": {"detail": "A parent's first email waits 3.5 working days for a reply."},
     "Enrolment": [{"name": "Retention", "value": "93 %", "asOf": "2025"}],
+    "Headline": {"Rev. growth (YoY)": "6.5 %"},
+    "costs": {"currency": "NZD", "r-and-d-spend": 2_100_000},
     "board": {
         "columns": ["name", "title", "deal_role"],
         "rows": [["Ana Ruiz", "Chief Financial Officer", "economic buyer"],
@@ -78,6 +80,10 @@ SETTLED, UNDECIDED, FAILED = Status.SETTLED, Status.UNDECIDED, Status.FAILED
          FAILED),
         ("Tuition income was NZD 41.2m in FY2025.", ["results.rows[0]"], "fact", SETTLED),
         ("Tuition income was NZD 41.2m in FY2024.", ["results.rows[0]"], "fact", UNDECIDED),
+        # an abbreviated key and an ampersand's words
+        ("Revenue grew 6.5% year on year.", ['Headline["Rev. growth (YoY)"]'], "fact",
+         SETTLED),
+        ("They spend NZD 2.1m on R&D.", ["costs.r-and-d-spend"], "fact", SETTLED),
         # coaching that reports what someone asked for, or promises a figure to come
         ("Tell Mara Olsen the tool stores pupil data in New Zealand.", ["people[0]"],
          "coaching", SETTLED),

@@ -207,10 +207,13 @@ def _is_identifier(token: str) -> bool:
         return False
     if _NUMBER_WITH_SUFFIX.match(token) or _WORD_THEN_NUMBER.match(token):
         return False
+    if _NUMBER_TO_NUMBER.fullmatch(token):  # a range said in words: "a 1-to-7 scale"
+        return False
     group = _WORD_AND_GROUP.match(token)  # "Under-35s", "Top-10": an English word, a number
     return group is None or language.zipf(group.group(1)) < ENGLISH_WORD_ZIPF
 
 
+_NUMBER_TO_NUMBER = re.compile(r"\d+(?:\.\d+)?-to-\d+(?:\.\d+)?")
 _WORD_AND_GROUP = re.compile(r"^([A-Za-z]{3,})-\d+s?$")
 ENGLISH_WORD_ZIPF = 4.0
 """A word this common joined to a number (``Under-35s``) makes no identifier."""
@@ -230,10 +233,16 @@ def _identifiers(state: ScanState) -> None:
 
 
 def _numbers(state: ScanState) -> None:
+    carried: Quantity | None = None
     for m in _NUMBER.finditer(state.masked):
-        q = _number(state.text, m)
+        # "NZD 6.1m, from 7.4m": a currency carries to a bare amount later in its sentence
+        if carried is not None and _SENTENCE_BREAK.search(state.text, carried.end, m.start()):
+            carried = None
+        q = _number(state.text, m, carried.currency if carried is not None else None)
         if q is None:
             continue
+        if q.kind is QKind.CURRENCY:
+            carried = q
         bare = q.kind is QKind.NUMBER and q.unit is None and not q.explicit_sign
         if not state.report_text and bare and q.text == "1" and _pronoun(state.text, q):
             q = replace(q, optional=True)  # "1 of the", "not 1": a pronoun, not a count
@@ -247,7 +256,17 @@ def _pronoun(text: str, q: Quantity) -> bool:
     return after.startswith(" of ") or (bool(before) and before[-1] in ("no", "not", "only"))
 
 
-def _number(text: str, m: re.Match[str]) -> Quantity | None:
+_SENTENCE_BREAK = re.compile(r"[.;!?](?:\s|$)")
+_NEXT_WORD = re.compile(r"\s*([A-Za-z]+)")
+_LINK_WORDS = frozenset(
+    "in for to on at by and or from than of a an the last this per each vs versus".split()
+)
+"""Words after a bare ``7.4m`` that leave it an amount (a noun would say what it counts)."""
+
+
+def _number(text: str, m: re.Match[str], carried: str | None = None) -> Quantity | None:
+    """The quantity ``m`` found; ``carried``: the currency of an amount earlier in the same
+    sentence, which a bare ``7.4m`` is in."""
     raw = m.group("num")
     try:
         mantissa = _decimal(raw)
@@ -257,6 +276,10 @@ def _number(text: str, m: re.Match[str]) -> Quantity | None:
     currency = CURRENCIES.get(cur_raw.lower()) if cur_raw else None
     end = m.end()
     scale_raw = m.group("scale")
+    if scale_raw in _CURRENCY_ONLY_SCALES and not currency and carried:
+        after = _NEXT_WORD.match(text, m.end())
+        if after is None or after.group(1).lower() in _LINK_WORDS:  # not "3m users"
+            currency = carried
     if scale_raw in _CURRENCY_ONLY_SCALES and not currency:  # lower-case m, b, mm
         scale_raw = None
         end = m.end("num")

@@ -147,7 +147,7 @@ _NAME_TOKEN = re.compile(r"[a-z0-9]+")
 
 def name_tokens(text: str) -> list[str]:
     """Lower-case alphanumeric tokens of a name, possessive ``'s`` dropped."""
-    folded = fold(text).lower()
+    folded = fold(text).lower().replace("&", " and ")  # ``R&D`` is ``r and d``
     folded = re.sub(r"'s\b", "", folded)
     folded = folded.replace("'", "")
     return _NAME_TOKEN.findall(folded)
