@@ -110,9 +110,7 @@ def test_digit_groups_of_an_identifier_or_a_list_are_no_spaced_thousands(text: s
 
 def test_a_bare_amount_later_in_a_sentence_is_in_its_currency() -> None:
     found = scan("It fell to NZD 6.1m in FY2025, from 7.4m.").quantities
-    assert [(q.kind, q.currency) for q in found if q.text == "7.4m"] == [
-        (QKind.CURRENCY, "NZD")
-    ]
+    assert [(q.kind, q.currency) for q in found if q.text == "7.4m"] == [(QKind.CURRENCY, "NZD")]
     users = scan("$5m and 3m users").quantities  # a noun says what it counts
     assert [q.kind for q in users] == [QKind.CURRENCY, QKind.NUMBER]
 

@@ -121,6 +121,7 @@ ROLE_WORDS = words("role_words")
 CONNECTORS = words("connectors")
 LEGAL_SUFFIXES = words("legal_suffixes")
 GENERIC_IDENTIFIERS = words("generic_identifiers")
+AMOUNT_LINKS = words("amount_links")
 MEASURES: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in _table("measures").items()}
 ROLE_CONCEPTS = words("role_concepts")
 REVERSE_QUALIFIERS = words("reverse_qualifiers")

@@ -258,10 +258,6 @@ def _pronoun(text: str, q: Quantity) -> bool:
 
 _SENTENCE_BREAK = re.compile(r"[.;!?](?:\s|$)")
 _NEXT_WORD = re.compile(r"\s*([A-Za-z]+)")
-_LINK_WORDS = frozenset(
-    "in for to on at by and or from than of a an the last this per each vs versus".split()
-)
-"""Words after a bare ``7.4m`` that leave it an amount (a noun would say what it counts)."""
 
 
 def _number(text: str, m: re.Match[str], carried: str | None = None) -> Quantity | None:
@@ -278,7 +274,7 @@ def _number(text: str, m: re.Match[str], carried: str | None = None) -> Quantity
     scale_raw = m.group("scale")
     if scale_raw in _CURRENCY_ONLY_SCALES and not currency and carried:
         after = _NEXT_WORD.match(text, m.end())
-        if after is None or after.group(1).lower() in _LINK_WORDS:  # not "3m users"
+        if after is None or after.group(1).lower() in lexicon.AMOUNT_LINKS:  # not "3m users"
             currency = carried
     if scale_raw in _CURRENCY_ONLY_SCALES and not currency:  # lower-case m, b, mm
         scale_raw = None
