@@ -152,3 +152,8 @@ def test_each_key_of_the_periods_is_answered_as_one_series(tarnside: TurnDeps) -
     spend = ask(tarnside, "tarnside", "cold chain spend fy24 vs fy25")
     assert texts(spend)[0] == "Cold chain spend in FY2024: €3.1M; in FY2025: €3.65M."
     assert cited(spend) == ["periods.FY2024.cold-chain-spend", "periods.FY2025.cold-chain-spend"]
+
+
+def test_a_generic_measure_word_beside_a_named_field_only_sharpens(tarnside: TurnDeps) -> None:
+    spoilage = ask(tarnside, "tarnside", "spoilage score?")  # "score" names no field here
+    assert texts(spoilage)[0].startswith("Spoilage: ")
