@@ -244,7 +244,11 @@ def parse_question(text: str, index: ReportIndex, *, names_company: bool = False
     q = Question(text, names_company=names_company)
     coaching_terms = False
     coaching_stems: set[str] = set()
-    for stemmed, term, _parts in lexicon.term_parts(tokens, question=True):
+    for stemmed, asked, _parts in lexicon.term_parts(tokens, question=True):
+        term = asked
+        own = lexicon.report_concept(stemmed)
+        if asked != own and own in index.key_terms:
+            term = own  # a rep's word a report key uses ("spoilage") is that key's word
         if term in index.company_terms:
             q.names_company = True
             continue
