@@ -154,6 +154,6 @@ def test_each_key_of_the_periods_is_answered_as_one_series(tarnside: TurnDeps) -
     assert cited(spend) == ["periods.FY2024.cold-chain-spend", "periods.FY2025.cold-chain-spend"]
 
 
-def test_a_generic_measure_word_beside_a_named_field_only_sharpens(tarnside: TurnDeps) -> None:
-    spoilage = ask(tarnside, "tarnside", "spoilage score?")  # "score" names no field here
+def test_a_reps_word_a_report_key_uses_is_that_keys_word(tarnside: TurnDeps) -> None:
+    spoilage = ask(tarnside, "tarnside", "spoilage?")  # not the question synonym of waste
     assert texts(spoilage)[0].startswith("Spoilage: ")

@@ -120,7 +120,6 @@ for _concept, _words in _DATA["question_synonyms"].items():
 _STOP_STEMS_RAW = frozenset(str(_DATA["stop"]).split())
 _STOP_STEMS = frozenset(stem(w) for w in str(_DATA["stop"]).split()) - frozenset(_QUESTION_CONCEPT)
 _SOFT_STEMS = frozenset(stem(w) for w in str(_DATA["soft"]).split())
-_SOFT_STEMS |= {c for c in _DATA["synonyms"] if stem(str(c)) in _SOFT_STEMS}  # "score"
 _SOFT_CONCEPTS: dict[str, str] = {stem(k): str(v) for k, v in _DATA["soft_concepts"].items()}
 PHRASE_TERMS = frozenset(_PHRASES.values())
 """Terms that name one thing made of several words (``grossmargin``, ``cfo``)."""
