@@ -106,6 +106,8 @@ TARNSIDE: dict[str, Any] = envelope(
         "FY2024": {"cold-chain-spend": 3100, "net-margin": 0.052},
         "FY2025": {"cold-chain-spend": 3650, "net-margin": 0.047},
     },
+    frost={"History": {"2024": {"Pct": 0.31}, "2025": {"Pct": 0.44}},
+           "Pickers": {"Pct": 0.12}, "Stores": {"Pct": 0.2}},
 )  # fmt: skip
 
 
@@ -157,3 +159,11 @@ def test_each_key_of_the_periods_is_answered_as_one_series(tarnside: TurnDeps) -
 def test_a_reps_word_a_report_key_uses_is_that_keys_word(tarnside: TurnDeps) -> None:
     spoilage = ask(tarnside, "tarnside", "spoilage?")  # not the question synonym of waste
     assert texts(spoilage)[0].startswith("Spoilage: ")
+
+
+def test_a_number_read_with_no_unit_is_said_as_stored_with_its_period(
+    tarnside: TurnDeps,
+) -> None:
+    # ``Pct`` keys holding fractions: 0.44 is untyped (fraction or percent?), never 0.44%
+    frost = ask(tarnside, "tarnside", "frost in 2025?")
+    assert "Frost in 2025: 0.44." in texts(frost)

@@ -38,6 +38,8 @@ ACRONYMS = frozenset(
 """Words a label writes in capitals (``data/facts/acronyms.txt``, shared with the typed-fact
 labels)."""
 _GENERIC_LABELS = frozenset({"id", "name", "version", "type", "period", "scope", "status", "date"})
+_SERIES_KEYS = frozenset({"history", "series", "values", "trend", "by_year", "byyear", "years"})
+"""Keys that hold a series by period, and name nothing of their own."""
 _VENDOR_WORDS = frozenset({"vendor", "platform", "provider", "tool", "system", "software"})
 _FRACTION_WORDS = frozenset(
     {
@@ -201,6 +203,13 @@ def _key_label(keys: tuple[str, ...], caps: frozenset[str] = frozenset()) -> str
     written = keys[-1].strip() if keys else ""
     if " " in written and not set(_words(written)) <= _GENERIC_LABELS:
         return written  # a key written as words ("Review Score (TripAdvisor avg.)") as written
+    # a period's key and a series' container name no field: ``LoadFactor.History["2023"].Pct``
+    # is the load factor (the period is said with the value)
+    named_keys = tuple(
+        k for k in keys if not _PLAIN_PERIOD.fullmatch(k.strip()) and k.lower() not in _SERIES_KEYS
+    )
+    if len(named_keys) > 1 and named_keys != keys:
+        keys = named_keys
     # the field's own key and the one that places it (``by_segment.pumps.share_pct`` →
     # "pumps share"), not every key down from the section
     inner = [w for k in keys[1:][-2:] for w in _words(k) if w not in UNIT_WORDS]
@@ -263,6 +272,8 @@ def shown(
             f"{quantity(latest.quantity)} in {latest.period}, "
             f"from {quantity(before.quantity)} in {before.period}"
         )
+    if typed is not None and typed.kind.value == "untyped" and is_number(leaf.value):
+        return typed.display  # read no unit: the number as stored ("0.768"), none guessed
     if typed is None or typed.kind.value not in _SHOWN or not typed.display:
         return format_value(keys, leaf.value)
     if typed.quantity is not None:
@@ -375,7 +386,11 @@ def leaf_claim(
     ):
         value = f"up {value.lstrip('+')}"  # a signed change as said: "+6.3% YoY" → up 6.3%
     typed = facts.get(leaf.path) if facts is not None else None
-    period = typed.period_text if typed is not None and typed.kind.value == "quantity" else None
+    period = (
+        typed.period_text
+        if typed is not None and typed.kind.value in ("quantity", "untyped")
+        else None
+    )
     if period and period.lower() not in name.lower():
         phrase = _period_phrase(period)  # a cited leaf beside it, or its key's
         if phrase.startswith("in ") and not item.row_key:

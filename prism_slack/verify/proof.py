@@ -750,7 +750,9 @@ def _unbound(q: Quantity, report: Report, cited: Sequence[LeafFacts], text: str)
     facts = [report.facts.get(leaf.path) for leaf in hits]
     typed = [f for f in facts if f is not None and f.kind is not FactKind.UNTYPED]
     if not typed:
-        return SETTLE_UNIT
+        # a bare number restating untyped numbers ("0.768" of ``Pct: 0.768``) says no unit
+        bare = q.kind is QKind.NUMBER and q.unit is None and not q.currency
+        return None if bare and all(f is not None for f in facts) else SETTLE_UNIT
     has_unit = q.kind in (QKind.PERCENT, QKind.CURRENCY) or (q.unit is not None and q.numeric)
     if has_unit and all(_unitless(f) for f in typed):
         return SETTLE_UNIT
