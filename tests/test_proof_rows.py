@@ -35,6 +35,11 @@ DATA: dict[str, Any] = {
     "service": {"detail": "A parent's first email waits 3.5 working days for a reply."},
     "Enrolment": [{"name": "Retention", "value": "93 %", "asOf": "2025"}],
     "Headline": {"Rev. growth (YoY)": "6.5 %"},
+    "rivals": [
+        "Kowhai College: enrolment app with same-day fee plans",
+        "Tui Learning: runs open days every month in all 9 regions",
+    ],
+    "audit": ["Prepared by: Ruth Ahern", "Issued: 3rd June 2026"],
     "costs": {"currency": "NZD", "r-and-d-spend": 2_100_000},
     "board": {
         "columns": ["name", "title", "deal_role"],
@@ -84,6 +89,16 @@ SETTLED, UNDECIDED, FAILED = Status.SETTLED, Status.UNDECIDED, Status.FAILED
         ("Revenue grew 6.5% year on year.", ['Headline["Rev. growth (YoY)"]'], "fact",
          SETTLED),
         ("They spend NZD 2.1m on R&D.", ["costs.r-and-d-spend"], "fact", SETTLED),
+        # one labelled item named, another's figure or words stated
+        ("Kowhai College runs open days every month in all 9 regions.", ["rivals[0]",
+                                                                          "rivals[1]"],
+         "fact", UNDECIDED),
+        ("Kowhai College has an enrolment app with same-day fee plans.", ["rivals[0]",
+                                                                               "rivals[1]"],
+         "fact", SETTLED),
+        ("Ruth Ahern prepared the audit, which was issued on 3 June 2026.", ["audit[0]",
+                                                                              "audit[1]"],
+         "fact", SETTLED),
         # coaching that reports what someone asked for, or promises a figure to come
         ("Tell Mara Olsen the tool stores pupil data in New Zealand.", ["people[0]"],
          "coaching", SETTLED),

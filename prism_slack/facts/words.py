@@ -76,4 +76,14 @@ VALUE_META_KEYS = word_set("value_meta_keys")
 """Keys (words joined by ``_``) of a value object's fields that say what its value is
 measured in, of, or when: ``unit``, ``unitRef``, ``period``, ``decimals``, …"""
 
+_LABELLED = re.compile(r"\s*([^\W\d][^:;]{0,58}?)\s*:\s+\S")
+
+
+def labelled(text: str) -> str | None:
+    """The label of a string written as a label and its value (``Revenue: AUD 188.4
+    million``, ``Baker's Lane: Sydney artisan wholesaler``), or ``None``."""
+    m = _LABELLED.match(text)
+    return m[1] if m else None
+
+
 CURRENCY_SYMBOL = {"USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥"}

@@ -32,7 +32,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
 from prism_slack.evidence import Leaf, join_key
-from prism_slack.facts.words import ROW_LABEL_KEYS, UNIT_KEYS, VALUE_META_KEYS
+from prism_slack.facts.words import ROW_LABEL_KEYS, UNIT_KEYS, VALUE_META_KEYS, labelled
 from prism_slack.llm import lexicon
 from prism_slack.reports.detect import CompanyIndex
 from prism_slack.reports.model import Report
@@ -509,7 +509,7 @@ class _Builder:
         leaves = tuple(
             Leaf(f"{path}[{i}]", v) for i, v in enumerate(values) if not _is_container(v)
         )
-        labels = [m[1] if (m := _LABELLED.match(str(leaf.value))) else None for leaf in leaves]
+        labels = [labelled(str(leaf.value)) for leaf in leaves]
         if len(leaves) >= 2 and 2 * sum(label is not None for label in labels) >= len(leaves):
             # ``["Revenue: AUD 188.4 million (FY25)", "EBITDA margin: 9.8%"]``: each item is
             # one field, named by its label
@@ -908,8 +908,6 @@ def build_index(report: Report) -> ReportIndex:
 
 
 VALUE_KEYS = frozenset({"value", "amount", "score"})
-_LABELLED = re.compile(r"\s*([^\W\d][^:;]{0,58}?)\s*:\s+\S")
-"""A string that is a label and its value: ``Revenue: AUD 188.4 million``."""
 NOTE_KEYS = frozenset({"note", "notes", "comment", "comments"})
 
 

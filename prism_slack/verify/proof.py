@@ -31,7 +31,7 @@ from wordfreq import zipf_frequency
 from prism_slack import language
 from prism_slack.facts.model import AGAINST, FactKind, Series, Source, TypedFact, Unit
 from prism_slack.facts.model import Quantity as FactQuantity
-from prism_slack.facts.words import duration_unit
+from prism_slack.facts.words import duration_unit, labelled
 from prism_slack.reports.model import Report
 from prism_slack.verdict import Check, Reason
 from prism_slack.verify import lexicon
@@ -103,11 +103,14 @@ SETTLE_COUNTED = Rule(
 SETTLE_DIRECTION = Rule(
     "settle.direction_unshown", "the claim says a change the cited series does not show"
 )
+SETTLE_SCALE = Rule(
+    "settle.scale_below_zero", "a score is said out of its top, but its scale starts below zero"
+)
 RULES = (
     FAIL_UNTYPED, FAIL_BEYOND, FAIL_NAME_FORM,
     SETTLE_UNIT, SETTLE_CURRENCY, SETTLE_AMBIGUOUS, SETTLE_PERIOD, SETTLE_SUBJECT,
     SETTLE_ASSERTION, SETTLE_LEVEL, SETTLE_FIELD, SETTLE_RECORD, SETTLE_KEY_NUMBER,
-    SETTLE_LINK, SETTLE_DIRECTION, SETTLE_COUNTED,
+    SETTLE_LINK, SETTLE_DIRECTION, SETTLE_COUNTED, SETTLE_SCALE,
 )  # fmt: skip
 
 WRONG_SIGN = "anchor.wrong_sign"
@@ -212,7 +215,67 @@ def decide(
     )
     if unlinked:
         doubts.append(_doubt(SETTLE_LINK, f"'{unlinked}': {SETTLE_LINK.doc}"))
+    if any(q.kind is QKind.SCORE for q in found) and _scale_below_zero(report, cited):
+        doubts.append(_doubt(SETTLE_SCALE, SETTLE_SCALE.doc))  # NPS 24 "out of 100"
+    crossed = _item_crossed(report, cited, found, claim_text)
+    if crossed:
+        doubts.append(_doubt(SETTLE_LINK, f"'{crossed}': {SETTLE_LINK.doc}"))
     return kept, doubts
+
+
+def _scale_below_zero(report: Report, cited: Sequence[LeafFacts]) -> bool:
+    """A cited scale minimum below zero (``ScaleMin: -100``)."""
+    for leaf in cited:
+        words = set(_stems(_tail(leaf.path)))
+        value = report.evidence.leaf(leaf.path)
+        number = value.value if value is not None else None
+        if words & {"min", "minimum"} and isinstance(number, (int, float)) and number < 0:
+            return True
+    return False
+
+
+CROSSED_WORDS = 2
+"""A claim that names one labelled item and says this many words only another holds
+speaks of the other."""
+
+
+def _item_crossed(
+    report: Report, cited: Sequence[LeafFacts], found: Sequence[Quantity], text: str
+) -> str | None:
+    """``Golden Crust takes orders until 9 pm`` citing two items written as a label and its
+    value (``"Golden Crust Bakeries: national supplier…"``, ``"Baker's Lane: … orders until
+    9 pm"``): the claim names one item's label and states a figure, or words, only another
+    item holds. Returns the label named, or ``None``."""
+    items: list[tuple[LeafFacts, str, str]] = []
+    for leaf in cited:
+        stored = report.evidence.leaf(leaf.path) if leaf.is_text else None
+        value = stored.render() if stored is not None else ""
+        if (label := labelled(value)) is not None:
+            items.append((leaf, label, value))
+    said = f" {_plain_words(text)} "
+    named = [item for item in items if f" {_plain_words(item[1])} " in said]
+    if len(items) < 2 or len(named) != 1:
+        return None
+    own, label, value = named[0]
+    said_stems = _stems(text)
+    items = [item for item in items if item is named[0] or not _stems(item[1]) & said_stems]
+    # (an item whose label the claim says too is spoken of as well: "prepared … issued …")
+    for q in found:
+        if q.optional or q.from_path:
+            continue
+        holders = [
+            leaf for leaf, _, _ in items
+            if any(matches(q, v) for v in leaf.quantities if not v.from_path)
+        ]  # fmt: skip
+        if holders and own not in holders:
+            return label
+    words = {w for w in said_stems if len(w) > 2 and w not in language.STOP_WORDS}
+    mine = _stems(value)
+    for leaf, other, theirs in items:
+        only = (words & _stems(theirs)) - mine - _stems(other)
+        if leaf is not own and len(only) >= CROSSED_WORDS:
+            return label
+    return None
 
 
 DENIAL_WINDOW = 3
