@@ -30,6 +30,7 @@ from prism_slack.verify.numbers import (
     extract_quantities,
     scan,
 )
+from prism_slack.verify.quantity import UNITS
 from prism_slack.verify.spoken import record_key
 
 D = Decimal
@@ -118,6 +119,23 @@ def test_a_bare_amount_later_in_a_sentence_is_in_its_currency() -> None:
 def test_a_range_said_in_words_is_two_numbers_not_an_identifier() -> None:
     found = scan("at 2 on a 1-to-7 scale")
     assert not found.identifiers and [q.text for q in found.quantities] == ["2", "1", "7"]
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "unit"),
+    [("a day and a half", D("1.5"), "day"), ("a year and a half", D("1.5"), "year"),
+     ("three quarters of an hour", D("0.75"), "hour"), ("half a year", D("0.5"), "year"),
+     ("a quarter of an hour", D("0.25"), "hour")],
+)  # fmt: skip
+def test_parts_of_a_unit_said_in_words(text: str, value: Decimal, unit: str) -> None:
+    q = only(f"It takes {text} to arrive.")
+    assert (q.value, q.unit) == (value, unit)
+
+
+def test_months_and_years_convert_to_days_at_their_average_length() -> None:
+    seven_months = only("roughly seven months")
+    assert seven_months.unit == "months"
+    assert UNITS["months"][0] == UNITS["days"][0] == "time"
 
 
 def test_units_with_a_word_between_keep_their_unit() -> None:

@@ -159,7 +159,9 @@ def other() -> Report:
         # a duration in another unit: converted, or left to the judge
         ("Contracts run about 60 months.", ["operations.contractLength"], SETTLED),
         ("Repairs take 46 days.", ["operations.repairTime"], FAILED),
-        ("Repairs take just over a day and a half.", ["operations.repairTime"], UNDECIDED),
+        ("Repairs take just under two days.", ["operations.repairTime"], SETTLED),
+        ("Repairs take just over a day and a half.", ["operations.repairTime"], FAILED),  # 46 h
+        ("Contracts run about five years and a half.", ["operations.contractLength"], FAILED),
         # a sign said in words
         ("EBITDA was a loss of roughly C$4.2 million.", ["operations.ebitda", "AMOUNTS_IN"],
          UNDECIDED),

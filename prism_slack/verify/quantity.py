@@ -184,8 +184,10 @@ UNITS: dict[str, tuple[str, Decimal]] = {
     "d": ("time", Decimal(86400)), "day": ("time", Decimal(86400)),
     "days": ("time", Decimal(86400)),
     "week": ("time", Decimal(604800)), "weeks": ("time", Decimal(604800)),
-    "month": ("month", Decimal(1)), "months": ("month", Decimal(1)),
-    "year": ("month", Decimal(12)), "years": ("month", Decimal(12)),
+    # a month and a year of the Gregorian average (30.436875 and 365.2425 days): "210 days,
+    # roughly seven months", to the precision the month or year figure is shown to
+    "month": ("time", Decimal(2629746)), "months": ("time", Decimal(2629746)),
+    "year": ("time", Decimal(31556952)), "years": ("time", Decimal(31556952)),
     "x": ("times", Decimal(1)), "times": ("times", Decimal(1)),
     "kb": ("bytes", Decimal(10**3)), "mb": ("bytes", Decimal(10**6)),
     "gb": ("bytes", Decimal(10**9)), "tb": ("bytes", Decimal(10**12)),

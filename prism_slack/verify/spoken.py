@@ -136,6 +136,20 @@ _COMPOUND_DURATION = re.compile(
 )
 """``an hour and thirty-four minutes``, ``3 minutes 32 seconds``: one duration, in the
 smaller unit."""
+_UNIT_WORD = r"(second|minute|hour|day|week|month|year)s?"
+_UNIT_AND_A_HALF = re.compile(
+    rf"(?<![\w-])(an|a|{_NUMBER_PHRASE})\s+{_UNIT_WORD}\s+and\s+a\s+half(?![\w-])", re.I
+)
+"""``a day and a half``, ``a year and a half``, ``two hours and a half``: the units and a half."""
+_PART_OF_UNIT = re.compile(
+    r"(?<![\w-])(half|a\s+quarter|three\s+quarters|a\s+third|two\s+thirds)\s+(?:of\s+)?"
+    rf"(?:an?)\s+{_UNIT_WORD}(?![\w-])",
+    re.I,
+)
+"""``half a year``, ``three quarters of an hour``, ``a quarter of an hour``: that part of one
+unit, to a tenth of itself."""
+_PARTS = {"half": Decimal("0.5"), "a quarter": Decimal("0.25"), "three quarters": Decimal("0.75"),
+          "a third": Decimal(1) / 3, "two thirds": Decimal(2) / 3}  # fmt: skip
 _DOZEN = re.compile(r"(?<![\w-])(?:a|one|two|three)\s+dozen(?![\w-])", re.I)
 
 
@@ -161,6 +175,16 @@ def ratios(state: ScanState) -> None:
     ``half``; ``a dozen`` is 12."""
     lower = state.masked.lower()
     parts = any(w in lower for w in ("half", "third", "quarter", "fifth", "tenth"))
+    for m in _UNIT_AND_A_HALF.finditer(state.masked) if "half" in lower else ():
+        if state.free(*m.span()):
+            value = _phrase_value(m.group(1)) + Decimal("0.5")
+            state.add(Quantity(QKind.NUMBER, m.group(0), m.start(), m.end(), value=value,
+                               unit=m.group(2).lower(), tolerance=Decimal("0.25")))  # fmt: skip
+    for m in _PART_OF_UNIT.finditer(state.masked) if parts else ():
+        if state.free(*m.span()):
+            value = _PARTS[" ".join(m.group(1).lower().split())]
+            state.add(Quantity(QKind.NUMBER, m.group(0), m.start(), m.end(), value=value,
+                               unit=m.group(2).lower(), tolerance=value / 10))  # fmt: skip
     for m in _AND_A_HALF.finditer(state.masked) if parts else ():
         if state.free(*m.span()):
             whole = m.group(1)
