@@ -138,6 +138,24 @@ def test_months_and_years_convert_to_days_at_their_average_length() -> None:
     assert UNITS["months"][0] == UNITS["days"][0] == "time"
 
 
+@pytest.mark.parametrize(
+    ("text", "year", "month"), [("as of 03/2026", 2026, 3), ("since Oct-21", 2021, 10)]
+)
+def test_a_month_and_its_year_as_tables_write_them(text: str, year: int, month: int) -> None:
+    q = only(text)
+    assert q.kind is QKind.DATE and q.dates == (DatePoint(year, month),)
+
+
+def test_a_part_of_a_year_holds_the_quarter_inside_it() -> None:
+    report = build_report("r", {"company": {"name": "A", "aliases": []},
+                                "report": {"id": "r", "generated_at": "2026-01-01"},
+                                "timeline": {"cutover": "Q4 2024", "launch": "Q2 2024"}})  # fmt: skip
+    late = verify_claim(Claim(text="Cutover was in late 2024.", kind="fact",
+                              evidence=["timeline.cutover"]), report)  # fmt: skip
+    assert not any(r.rule == "fail.beyond_checks" for r in late.undecided_reasons)
+    assert late.supported
+
+
 def test_units_with_a_word_between_keep_their_unit() -> None:
     assert only("4.5 working days").unit == "days"
 

@@ -347,10 +347,26 @@ def _period_match(c: Period, v: Quantity, *, whole: bool) -> bool:
                 return True
             if v.period.year is None:  # a range of dates
                 return not whole and _dates_in_period(v.dates, c)
+        if c.span is not None and (inner := _months_of(v.period)) is not None:
+            first, last = c.span  # "late 2024" of a cited "Q4 2024": its months, inside
+            return (first.year, first.month) <= inner[0] and inner[1] <= (last.year, last.month)
         if c.quarter is None and c.half is None and not c.fiscal:
             return False  # a calendar year: only a range says where a year starts
         return _period_in_period(v.period, c)
     return v.kind is QKind.DATE and _dates_in_period(v.dates, c)
+
+
+def _months_of(p: Period) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """The first and last (year, month) of a calendar quarter or half, or ``None``."""
+    if p.fiscal or p.year is None or (p.quarter is None and p.half is None):
+        return None
+    span = p.calendar_span()
+    if span is None:
+        return None
+    a, b = span
+    if a.year is None or a.month is None or b.year is None or b.month is None:
+        return None
+    return (a.year, a.month), (b.year, b.month)
 
 
 def _dates_in_period(points: Sequence[DatePoint], c: Period) -> bool:

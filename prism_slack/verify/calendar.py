@@ -68,6 +68,10 @@ _DAY_MONTH = re.compile(
     re.I,
 )
 _MONTH_YEAR = re.compile(r"\b(" + _MONTH + r")(?:\s+of)?,?\s+(\d{4})" + _END, re.I)
+_MONTH_SLASH_YEAR = re.compile(r"(?<![\w/.])(0?[1-9]|1[0-2])/((?:19|20)\d\d)(?![\w/])")
+"""``03/2026``: a month and its year."""
+_MONTH_DASH_YY = re.compile(r"\b(" + _MONTH + r")-(\d{2})(?![\w-])", re.I)
+"""``Oct-21``: a month and a two-digit year of this century."""
 _BARE_MONTH = re.compile(r"\b(" + _FULL_MONTH + r")\b")
 
 _YEAR_TAIL = (
@@ -132,6 +136,8 @@ def dates(state: ScanState) -> None:
     for m in _YMD_SLASH.finditer(state.masked):
         y, mo, d = (int(g) for g in m.groups())
         _add_date(state, m, DatePoint(y, mo, d))
+    for m in _MONTH_SLASH_YEAR.finditer(state.masked):  # "03/2026"
+        _add_date(state, m, DatePoint(int(m.group(2)), int(m.group(1))))
     if " - " in state.masked:  # the spaced forms of tables
         for m in _SPACED_ISO_DAY.finditer(state.masked):
             y, mo, d = (int(g) for g in m.groups())
@@ -156,6 +162,8 @@ def dates(state: ScanState) -> None:
         _add_date(state, m, DatePoint(year, _month(m.group(2)), int(m.group(1))))
     for m in _MONTH_YEAR.finditer(state.masked):
         _add_date(state, m, DatePoint(int(m.group(2)), _month(m.group(1))))
+    for m in _MONTH_DASH_YY.finditer(state.masked):  # "Oct-21", as spreadsheets write it
+        _add_date(state, m, DatePoint(2000 + int(m.group(2)), _month(m.group(1))))
     _bare_months(state)
 
 
