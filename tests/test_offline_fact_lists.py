@@ -108,6 +108,10 @@ TARNSIDE: dict[str, Any] = envelope(
     },
     frost={"History": {"2024": {"Pct": 0.31}, "2025": {"Pct": 0.44}},
            "Pickers": {"Pct": 0.12}, "Stores": {"Pct": 0.2}},
+    team={"columns": ["name", "title", "deal_role", "wants", "objections"],
+          "rows": [["Ines Marr", "Head of Packing", "TechnicalEvaluator",
+                    "Fewer mis-graded crates before the export season.",
+                    "Has had two line upgrades overrun."]]},
 )  # fmt: skip
 
 
@@ -167,3 +171,10 @@ def test_a_number_read_with_no_unit_is_said_as_stored_with_its_period(
     # ``Pct`` keys holding fractions: 0.44 is untyped (fraction or percent?), never 0.44%
     frost = ask(tarnside, "tarnside", "frost in 2025?")
     assert "Frost in 2025: 0.44." in texts(frost)
+
+
+def test_a_follow_up_on_a_person_reads_the_field_its_words_ask_for(tarnside: TurnDeps) -> None:
+    after = ask(tarnside, "tarnside", "who is ines marr", "what's she after")
+    assert texts(after) == ["Wants: Fewer mis-graded crates before the export season."]
+    back = ask(tarnside, "tarnside", "who is ines marr", "whats holding her back")
+    assert texts(back) == ["Objections: Has had two line upgrades overrun."]

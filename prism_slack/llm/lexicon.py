@@ -149,6 +149,11 @@ RECORD_FIELDS: dict[str, dict[str, tuple[str, ...]]] = {
     for kind, roles in _DATA["record_fields"].items()
 }
 """Record kind (``finding``, ``person``) → field role → the keys a report may use for it."""
+PERSON_ASKS: dict[str, frozenset[str]] = {
+    str(role): frozenset(stem(w) for w in str(said).split())
+    for role, said in _DATA["person_asks"].items()
+}
+"""Person field role → the words (stems) a follow-up asks it in (``after`` → needs)."""
 
 
 def _devowel(word: str) -> str:

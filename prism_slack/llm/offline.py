@@ -1006,10 +1006,14 @@ class Composer:
         for key, leaves in fields.items():
             if asked & {lexicon.stem(w) for w in lexicon.key_words(key) if len(w) > 2}:
                 return _field_claim(person, key, leaves)
+        roles = [role for role, said in lexicon.PERSON_ASKS.items() if asked & said]
         if lexicon.FINDING in lexicon.terms(lexicon.words(q.text)):  # "what's his issue?"
-            concerns = set(lexicon.RECORD_FIELDS["person"].get("concerns", ()))
+            roles.append("concerns")
+        for role in roles:  # "what's he after" → needs; "what's holding her back" → concerns
+            keys = set(lexicon.RECORD_FIELDS["person"].get(role, ()))
             for key, leaves in fields.items():
-                if concerns & set(lexicon.key_words(key)):
+                words = lexicon.key_words(key)
+                if keys & {*words, "_".join(words)}:
                     return _field_claim(person, key, leaves)
         return None
 
@@ -1410,6 +1414,9 @@ def _record_fields(record: Item) -> dict[str, list[Leaf]]:
     fields: dict[str, list[Leaf]] = {}
     prefix = len(record.path)
     for leaf in record.leaves:
+        if leaf.path in record.headers:  # a row of a header-and-rows table
+            fields.setdefault(record.headers[leaf.path], []).append(leaf)
+            continue
         rest = leaf.path[prefix:]
         quoted = _QUOTED_KEY.match(rest)  # People[0]["Objections / concerns"]
         if quoted is not None:
