@@ -192,6 +192,14 @@ def object_styles(corpora: Path) -> Corpus:
     )
 
 
+def table_styles(corpora: Path) -> Corpus:
+    """Three more house styles, written blind in session 12 (``bench/corpora/table-styles``)."""
+    base = ROOT / "bench" / "corpora" / "table-styles"
+    return _claims(
+        "table-styles", base / "reports", base / "claims.jsonl", "ok", "class", ids=True
+    )
+
+
 def infotabs(corpora: Path) -> Corpus:
     """INFOTABS dev: E statements are true; N (unsupported) and C (contradicted) are not."""
     base = corpora / "infotabs-dev"
@@ -261,6 +269,7 @@ CORPORA = {
     "house-styles": house_styles,
     "export-styles": export_styles,
     "object-styles": object_styles,
+    "table-styles": table_styles,
     "infotabs-dev": infotabs,
     "tabfact-dev": tabfact,
 }
