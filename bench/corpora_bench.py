@@ -195,9 +195,7 @@ def object_styles(corpora: Path) -> Corpus:
 def table_styles(corpora: Path) -> Corpus:
     """Three more house styles, written blind in session 12 (``bench/corpora/table-styles``)."""
     base = ROOT / "bench" / "corpora" / "table-styles"
-    return _claims(
-        "table-styles", base / "reports", base / "claims.jsonl", "ok", "class", ids=True
-    )
+    return _claims("table-styles", base / "reports", base / "claims.jsonl", "ok", "class", ids=True)
 
 
 def infotabs(corpora: Path) -> Corpus:

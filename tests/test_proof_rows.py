@@ -35,6 +35,7 @@ DATA: dict[str, Any] = {
     "service": {"detail": "A parent's first email waits 3.5 working days for a reply."},
     "Enrolment": [{"name": "Retention", "value": "93 %", "asOf": "2025"}],
     "Headline": {"Rev. growth (YoY)": "6.5 %"},
+    "Retention": {"2024": 0.935, "2025": 0.9},
     "rivals": [
         "Kowhai College: enrolment app with same-day fee plans",
         "Tui Learning: runs open days every month in all 9 regions",
@@ -99,6 +100,10 @@ SETTLED, UNDECIDED, FAILED = Status.SETTLED, Status.UNDECIDED, Status.FAILED
         ("Ruth Ahern prepared the audit, which was issued on 3 June 2026.", ["audit[0]",
                                                                               "audit[1]"],
          "fact", SETTLED),
+        # a change said in points or in the figure's own unit is a difference
+        ("Retention fell 3.5 points from 2024 to 2025.", ["Retention"], "fact", SETTLED),
+        ("Tuition income rose NZD 2.5m from FY2024 to FY2025.", ["results.rows[0]"], "fact",
+         SETTLED),
         # coaching that reports what someone asked for, or promises a figure to come
         ("Tell Mara Olsen the tool stores pupil data in New Zealand.", ["people[0]"],
          "coaching", SETTLED),

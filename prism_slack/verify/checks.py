@@ -73,7 +73,7 @@ from prism_slack.verify.attributes import (
 )
 from prism_slack.verify.context import directions
 from prism_slack.verify.counts import list_count
-from prism_slack.verify.derived import derive, relations_named
+from prism_slack.verify.derived import derive, in_points, relations_named
 from prism_slack.verify.entities import Name, NameEvidence, find_names, identifier_key
 from prism_slack.verify.index import Container, LeafFacts, VerifierIndex, index_for
 from prism_slack.verify.numbers import MASK, QKind, Quantity, Scan, scan
@@ -267,10 +267,11 @@ class ClaimContext:
                     out.append(Anchoring(q, ()))  # ``1st`` of ``1st_prize``: a key word
                     continue
                 near = before[-RELATION_REACH:] + after[:RELATION_REACH]
-                derivation = derive(q, self.cited, relations_named(near))
+                points = in_points(near)
+                derivation = derive(q, self.cited, relations_named(near), points=points)
                 if derivation is None and len(self.found.quantities) == 1:
                     far = relations_named(words(masked))
-                    derivation = derive(q, self.cited, far, apart=True)
+                    derivation = derive(q, self.cited, far, apart=True, points=points)
             if derivation is not None:
                 used = tuple(leaf for leaf in self.cited if leaf.path in derivation.operands)
                 a = Anchoring(q, used, derivation=derivation)

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from decimal import Decimal
+from dataclasses import replace
 from itertools import permutations
 
 from prism_slack.verdict import Derivation, Relation
@@ -39,10 +40,19 @@ from prism_slack.verify.text import list_item
 HUNDRED = Decimal(100)
 
 
+POINT_WORDS = frozenset({"point", "points", "pts", "pp"})
+"""Words that say a figure is a difference of percentages (``rose 7.2 points``)."""
+
+
 def relations_named(tokens: Sequence[str]) -> frozenset[Relation]:
     """The relations whose words the claim uses."""
     said = set(tokens)
     return frozenset(r for r, names in lexicon.RELATION_WORDS.items() if said & names)
+
+
+def in_points(tokens: Sequence[str]) -> bool:
+    """The claim says its figure in percentage points (``rose 7.2 points``)."""
+    return bool(set(tokens) & POINT_WORDS)
 
 
 def derive(
@@ -51,11 +61,17 @@ def derive(
     relations: frozenset[Relation],
     *,
     apart: bool = False,
+    points: bool = False,
 ) -> Derivation | None:
     """The first derivation of ``q`` from two cited numbers by a named relation; with
-    ``apart``, only from numbers of two different cited fields (no complement)."""
+    ``apart``, only from numbers of two different cited fields (no complement); with
+    ``points``, a bare figure is a difference of percentages (``in_points``)."""
     if not relations or not q.numeric or q.kind is QKind.SCORE or q.bound != "eq":
         return None  # a bound ("above $25,000") is no figure to recompute
+    if points and q.kind is QKind.NUMBER and q.unit is None:
+        q = replace(q, kind=QKind.PERCENT)  # "7.2 points" of 0.482 and 0.554: percents
+    if "change" in relations and q.kind is not QKind.PERCENT:
+        relations |= {"difference"}  # "up 7.5 hours": a change in the figure's own unit
     operands = [
         (leaf.path, v) for leaf in cited for v in leaf.quantities if v.numeric and not v.from_path
     ]

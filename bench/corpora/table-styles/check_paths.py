@@ -4,12 +4,14 @@
 Paths: dotted identifiers, [i] list indexes, ["..."] keys that are not plain identifiers.
 An `a|b` entry must resolve in every alternative. Exits 1 on any miss or format error.
 """
+
 import json, re, sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 SAMPLE_REPORTS = HERE.parent.parent.parent / "reports"  # the repository's sample reports
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
 
 def parse(path):
     toks, i, n = [], 0, len(path)
@@ -24,14 +26,14 @@ def parse(path):
             if path.startswith('["', i):
                 j = path.find('"]', i + 2)
                 if j < 0:
-                    raise ValueError("unclosed [\"")
-                toks.append(json.loads('"' + path[i + 2:j] + '"'))
+                    raise ValueError('unclosed ["')
+                toks.append(json.loads('"' + path[i + 2 : j] + '"'))
                 i = j + 2
             else:
                 j = path.find("]", i)
                 if j < 0:
                     raise ValueError("unclosed [")
-                toks.append(int(path[i + 1:j]))
+                toks.append(int(path[i + 1 : j]))
                 i = j + 1
             continue
         m = IDENT.match(path, i)
@@ -40,6 +42,7 @@ def parse(path):
         toks.append(m.group(0))
         i = m.end()
     return toks
+
 
 def resolve(doc, path):
     cur = doc
@@ -52,8 +55,10 @@ def resolve(doc, path):
         cur = cur[t]
     return cur
 
+
 def load(p):
     return [json.loads(l) for l in open(p) if l.strip()]
+
 
 def main():
     errors, n = [], 0
@@ -78,7 +83,9 @@ def main():
             try:
                 resolve(docs[slug], alt)
             except Exception as e:
-                errors.append(f"{where}: {slug}: {alt!r} does not resolve ({type(e).__name__}: {e})")
+                errors.append(
+                    f"{where}: {slug}: {alt!r} does not resolve ({type(e).__name__}: {e})"
+                )
 
     claim_keys = {"report", "claim", "ok", "class", "style", "note"}
     for i, c in enumerate(load(HERE / "claims.jsonl"), 1):
@@ -95,8 +102,10 @@ def main():
             check(w, reports, c["report"], p)
 
     q_keys = {"report", "style", "question", "bind", "context", "expect", "related", "kind"}
-    for fname, docs, keys in (("questions.jsonl", reports, q_keys),
-                              ("rep-questions.jsonl", samples, q_keys - {"style"})):
+    for fname, docs, keys in (
+        ("questions.jsonl", reports, q_keys),
+        ("rep-questions.jsonl", samples, q_keys - {"style"}),
+    ):
         for i, q in enumerate(load(HERE / fname), 1):
             w = f"{fname}:{i}"
             if set(q) != keys:
@@ -118,6 +127,7 @@ def main():
         print(f"FAIL: {len(errors)} problem(s) over {n} path checks")
         sys.exit(1)
     print(f"OK: {n} path checks resolved; no format problems")
+
 
 if __name__ == "__main__":
     main()
