@@ -26,8 +26,8 @@ A relation named next to the figure may use two numbers of one cited value (``mi
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from decimal import Decimal
 from dataclasses import replace
+from decimal import Decimal
 from itertools import permutations
 
 from prism_slack.verdict import Derivation, Relation

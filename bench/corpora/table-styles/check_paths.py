@@ -5,7 +5,9 @@ Paths: dotted identifiers, [i] list indexes, ["..."] keys that are not plain ide
 An `a|b` entry must resolve in every alternative. Exits 1 on any miss or format error.
 """
 
-import json, re, sys
+import json
+import re
+import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -57,15 +59,17 @@ def resolve(doc, path):
 
 
 def load(p):
-    return [json.loads(l) for l in open(p) if l.strip()]
+    return [json.loads(line) for line in Path(p).read_text().splitlines() if line.strip()]
 
 
 def main():
     errors, n = [], 0
     reports = {}
     for d in (HERE / "reports").iterdir():
-        reports[d.name] = json.load(open(d / "audit-data.json"))
-    samples = {d.name: json.load(open(d / "audit-data.json")) for d in SAMPLE_REPORTS.iterdir()}
+        reports[d.name] = json.loads((d / "audit-data.json").read_text())
+    samples = {
+        d.name: json.loads((d / "audit-data.json").read_text()) for d in SAMPLE_REPORTS.iterdir()
+    }
     for slug, doc in reports.items():
         for k in ("name", "aliases", "domain"):
             assert k in doc["company"], (slug, k)
