@@ -36,6 +36,7 @@ DATA: dict[str, Any] = {
     "Enrolment": [{"name": "Retention", "value": "93 %", "asOf": "2025"}],
     "Headline": {"Rev. growth (YoY)": "6.5 %"},
     "Retention": {"2024": 0.935, "2025": 0.9},
+    "accounts": ["Boarding families: 1,240 accounts", "Family churn (boarders): 11% a year"],
     "rivals": [
         "Kowhai College: enrolment app with same-day fee plans",
         "Tui Learning: runs open days every month in all 9 regions",
@@ -123,3 +124,11 @@ def test_a_row_binds_its_value_by_its_own_label_and_period(
 
 def test_a_timestamp_generated_at_is_read_as_its_day(report: Report) -> None:
     assert report.generated_at.isoformat() == "2026-04-02"
+
+
+def test_a_rate_said_for_another_period_is_no_restatement(report: Report) -> None:
+    """``auto`` posts a restatement unjudged: "every month" of a rate a year is not one."""
+    claim = Claim(text="They lose 11% of their boarder accounts every month.", kind="fact",
+                  evidence=["accounts[1]"])  # fmt: skip
+    verdict = verify_claim(claim, report)
+    assert verdict.undecided and not verdict.restates

@@ -783,6 +783,9 @@ class ClaimContext:
             return False  # a change said of a level is more than the level
         if self.scope_doubts:
             return False  # what a figure is of is in doubt: more than framing
+        said = concepts.measures(words(self.found.masked)) & _PER_PERIOD
+        if said - frozenset().union(*(leaf.concepts for leaf in self.cited)):
+            return False  # "every month" of a rate a year: a period the fields do not name
         if self._cites_a_series():
             return False  # a claim over a series' points says its shape: more than a value
         missing = self.content_gap[1]
@@ -1057,6 +1060,9 @@ def assess(
 
 
 FIGURE_UNNAMED = "attribute.figure_unnamed"
+_PER_PERIOD = frozenset({"monthly", "quarterly", "weekly", "daily"})
+"""Measures that say how often (``data/words/measures.yaml``): a rate of another period is
+another figure."""
 _NEVER_FRAMING = lexicon.POLARITY | lexicon.HIGHEST | lexicon.LOWEST
 """Unfound words that assert, never frame: quantifiers and superlatives no rule read."""
 
