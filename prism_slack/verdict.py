@@ -83,7 +83,7 @@ class Reason(BaseModel):
         return f"{self.check.slug}: {self.message}"
 
 
-Relation = Literal["difference", "complement", "sum", "total", "share", "change"]
+Relation = Literal["difference", "complement", "sum", "total", "share", "change", "ratio"]
 
 
 class Derivation(BaseModel):

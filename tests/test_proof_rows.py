@@ -36,6 +36,9 @@ DATA: dict[str, Any] = {
     "Enrolment": [{"name": "Retention", "value": "93 %", "asOf": "2025"}],
     "Headline": {"Rev. growth (YoY)": "6.5 %"},
     "Retention": {"2024": 0.935, "2025": 0.9},
+    "fin2": {"currency": "NZD", "revenue": 40_000_000, "ebitda": 6_000_000, "pupils": 1200,
+             "campuses": 30},
+    "notes2": {"spend": "Research and development spend was NZD 2.1m."},
     "accounts": ["Boarding families: 1,240 accounts", "Family churn (boarders): 11% a year"],
     "rivals": [
         "Kowhai College: enrolment app with same-day fee plans",
@@ -105,6 +108,16 @@ SETTLED, UNDECIDED, FAILED = Status.SETTLED, Status.UNDECIDED, Status.FAILED
         ("Retention fell 3.5 points from 2024 to 2025.", ["Retention"], "fact", SETTLED),
         ("Tuition income rose NZD 2.5m from FY2024 to FY2025.", ["results.rows[0]"], "fact",
          SETTLED),
+        # a margin is a share, "per" and "times" a ratio, of two cited figures
+        ("Their EBITDA margin is roughly 15%.", ["fin2.revenue", "fin2.ebitda"], "fact",
+         SETTLED),
+        ("Their EBITDA margin is roughly 25%.", ["fin2.revenue", "fin2.ebitda"], "fact",
+         FAILED),
+        ("That is about 40 pupils per campus.", ["fin2.pupils", "fin2.campuses"], "fact",
+         SETTLED),
+        # a measure's word opening a sentence is no name; initials joined by "&"
+        ("Turnover reached NZD 41.2m in FY2025.", ["Finance[0]"], "fact", SETTLED),
+        ("R&D spend was NZD 2.1m.", ["notes2.spend"], "fact", SETTLED),
         # coaching that reports what someone asked for, or promises a figure to come
         ("Tell Mara Olsen the tool stores pupil data in New Zealand.", ["people[0]"],
          "coaching", SETTLED),

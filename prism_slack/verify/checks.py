@@ -178,7 +178,10 @@ class ClaimContext:
     @cached_property
     def names(self) -> list[Name]:
         own = set(_LOWER_WORD.findall(self.found.masked))  # words this claim writes lower-case
-        return find_names(self.found.masked, lambda w: w in own or self.index.ordinary(w))
+        return find_names(
+            self.found.masked,
+            lambda w: w in own or self.index.ordinary(w) or bool(concepts.measures([w])),
+        )  # a measure's word ("Turnover was up …") is vocabulary, not a name
 
     @cached_property
     def lower_names(self) -> list[str]:

@@ -12,7 +12,9 @@ Relations, each with the words that name it (``lexicon.RELATION_WORDS``):
   and amounts (``across the three plants they run 265 CNC machines``);
 - ``share`` — ``a / b`` as a percentage, for two cited counts or two amounts in one
   currency or unit (``half of the six clinics``, ``about 60% of total revenue``);
-- ``change`` — ``(a - b) / b`` as a percentage.
+- ``change`` — ``(a - b) / b`` as a percentage;
+- ``ratio`` — ``a / b`` as a plain number (``44 MW per wind farm``, ``four times the
+  mobile rate``).
 
 Operands are read in the claim number's terms (``anchors.candidates``: percent or
 fraction, currency, unit), so ``2.9 s`` and ``2,500 ms`` subtract; a difference or sum
@@ -109,6 +111,11 @@ def _results(
                     yield "difference", x - y, pair, f"{_num(x)} - {_num(y)}"
                 if "sum" in relations and path_a < path_b:
                     yield "sum", x + y, pair, f"{_num(x)} + {_num(y)}"
+        plain = q.kind is QKind.NUMBER and q.unit is None
+        if "ratio" in relations and plain and 0 < b.value < a.value:
+            # "44 MW per wind farm" (612 / 14), "four times the mobile rate"
+            shown = f"{_num(a.value)} / {_num(b.value)}"
+            yield "ratio", a.value / b.value, [path_a, path_b], shown
         if q.kind is QKind.PERCENT and a.value and b.value:
             if "share" in relations and _comparable(a, b) and 0 < a.value < b.value:
                 share = a.value / b.value * HUNDRED

@@ -106,9 +106,12 @@ class NameEvidence:
         return self._warrants(name.parts)
 
     def _warrants(self, parts: tuple[NamePart, ...]) -> bool:
-        squashed = squash_name(" ".join(p.text for p in parts))
+        written = " ".join(p.text for p in parts)
+        squashed = squash_name(written)
         if self.contains(squashed) or _segments(parts, self.units):
             return True
+        if _AMPERSAND_INITIALS.fullmatch(written):  # "R&D": research and development
+            return self.abbreviates(re.sub(r"[^a-z]", "", written.lower()), skip_and=True)
         last = parts[-1].text
         if _ACRONYM_PLURAL.fullmatch(last) and self.contains(squashed[:-1]):
             return True
@@ -124,17 +127,19 @@ class NameEvidence:
     def contains(self, squashed: str) -> bool:
         return squashed in self.units or any(t.contains(squashed) for t in self.texts)
 
-    def abbreviates(self, key: str) -> bool:
+    def abbreviates(self, key: str, *, skip_and: bool = False) -> bool:
         """Is ``key`` the initials of two or more consecutive words of one evidence text,
-        a number among them written whole (``ga4``: Google Analytics 4)?"""
+        a number among them written whole (``ga4``: Google Analytics 4)? ``skip_and``: the
+        initials of an ampersand acronym pass over ``and`` (``rd``: research and
+        development)."""
         if sum(c.isalpha() for c in key) < 2:
             return False
         for text in self.texts:
             bounds = sorted(text.bounds)
-            pieces = [
-                token if token.isdigit() else token[0]
-                for token in (text.text[a:b] for a, b in pairwise(bounds))
-            ]
+            tokens = [text.text[a:b] for a, b in pairwise(bounds)]
+            if skip_and:
+                tokens = [t for t in tokens if t != "and"]
+            pieces = [token if token.isdigit() else token[0] for token in tokens]
             for i in range(len(pieces)):
                 spelt = ""
                 for j in range(i, len(pieces)):
@@ -144,6 +149,10 @@ class NameEvidence:
                     if spelt == key and j > i:
                         return True
         return False
+
+
+_AMPERSAND_INITIALS = re.compile(r"[A-Z]{1,2}&[A-Z]{1,2}")
+"""``R&D``, ``O&M``, ``M&A``: initials joined by an ampersand."""
 
 
 def _capitalised(token: str) -> bool:
