@@ -125,7 +125,7 @@ def test_a_range_said_in_words_is_two_numbers_not_an_identifier() -> None:
     ("text", "value", "unit"),
     [("a day and a half", D("1.5"), "day"), ("a year and a half", D("1.5"), "year"),
      ("three quarters of an hour", D("0.75"), "hour"), ("half a year", D("0.5"), "year"),
-     ("a quarter of an hour", D("0.25"), "hour")],
+     ("a quarter of an hour", D("0.25"), "hour"), ("2h 10m", D(130), "minutes")],
 )  # fmt: skip
 def test_parts_of_a_unit_said_in_words(text: str, value: Decimal, unit: str) -> None:
     q = only(f"It takes {text} to arrive.")

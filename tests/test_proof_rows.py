@@ -39,6 +39,7 @@ DATA: dict[str, Any] = {
     "fin2": {"currency": "NZD", "revenue": 40_000_000, "ebitda": 6_000_000, "pupils": 1200,
              "campuses": 30},
     "notes2": {"spend": "Research and development spend was NZD 2.1m."},
+    "costs2": ["Bus costs: NZD 1.8m (FY25, up 12% on FY24, from 1.6m)", "Campuses: 30"],
     "accounts": ["Boarding families: 1,240 accounts", "Family churn (boarders): 11% a year"],
     "rivals": [
         "Kowhai College: enrolment app with same-day fee plans",
@@ -118,6 +119,9 @@ SETTLED, UNDECIDED, FAILED = Status.SETTLED, Status.UNDECIDED, Status.FAILED
         # a measure's word opening a sentence is no name; initials joined by "&"
         ("Turnover reached NZD 41.2m in FY2025.", ["Finance[0]"], "fact", SETTLED),
         ("R&D spend was NZD 2.1m.", ["notes2.spend"], "fact", SETTLED),
+        # a "Label: value" string's label names its first figure and the change beside it
+        ("Bus costs jumped 12% to NZD 1.8m in FY25.", ["costs2[0]"], "fact", SETTLED),
+        ("Bus costs were NZD 1.6m in FY25.", ["costs2[0]"], "fact", FAILED),
         # coaching that reports what someone asked for, or promises a figure to come
         ("Tell Mara Olsen the tool stores pupil data in New Zealand.", ["people[0]"],
          "coaching", SETTLED),

@@ -19,7 +19,7 @@ from typing import Any
 from prism_slack import language
 from prism_slack.evidence import Leaf, canonical_path, join_key
 from prism_slack.facts.model import FactKind, Source, TypedFact
-from prism_slack.facts.words import key_words
+from prism_slack.facts.words import key_words, labelled
 from prism_slack.language import stem, words
 from prism_slack.reports.model import Report
 from prism_slack.verify import concepts, lexicon
@@ -83,6 +83,16 @@ class Container:
     is_list: bool = False
 
 
+def _labelled_figure(found: Scan, i: int) -> bool:
+    """Is quantity ``i`` of a "Label: value" string one its label names: the first, or a
+    change (a percent after an ``up``/``down``) that no ``from``/``than`` sets apart?"""
+    if i == 0:
+        return True
+    q = found.quantities[i]
+    before = words(found.masked[found.quantities[i - 1].end : q.start])
+    return q.kind is QKind.PERCENT and bool(before) and before[-1] in {"up", "down"}
+
+
 _IDENTIFIER = re.compile(r"[A-Z]?[a-z]+(?:[A-Z][a-z]+)+")
 """A value written as one camel-case identifier: its words are its humps."""
 
@@ -112,12 +122,17 @@ def _leaf_facts(leaf: Leaf, ordinary: frozenset[str], typed: TypedFact | None) -
     path_measures = concepts.measures(path_word_list)
     hits = concepts.hits(value_words) + concepts.hits(path_word_list)
     if found is not None and len(quantities) == len(found.quantities):
+        # a "Label: value" string's label names its first figure, and its change said
+        # beside it ("Energy cost: AUD 9.4m (FY25, up 22% on FY24)"); not a figure it is
+        # set against ("up from 171.9m")
+        label = labelled(leaf.value) if isinstance(leaf.value, str) else None
         clauses: tuple[WordSet | None, ...] = tuple(
             WordSet.of(
                 concepts.content_words(_sentence_clause(found.masked, q.start, q.end))
                 + path_word_list
+                + (words(label) if label and _labelled_figure(found, i) else [])
             )
-            for q in found.quantities
+            for i, q in enumerate(found.quantities)
         )
     else:
         clauses = (None,) * len(quantities)

@@ -150,6 +150,10 @@ _PART_OF_UNIT = re.compile(
 unit, to a tenth of itself."""
 _PARTS = {"half": Decimal("0.5"), "a quarter": Decimal("0.25"), "three quarters": Decimal("0.75"),
           "a third": Decimal(1) / 3, "two thirds": Decimal(2) / 3}  # fmt: skip
+_CLOCK_DURATION = re.compile(
+    r"(?<![\w.])(\d{1,3})\s?h(?:rs?)?\s?(\d{1,2})\s?m(?:ins?)?(?![\w-])", re.I
+)
+"""``2h 10m``, ``3 h 40 min``: hours and minutes, in minutes."""
 _DOZEN = re.compile(r"(?<![\w-])(?:a|one|two|three)\s+dozen(?![\w-])", re.I)
 
 
@@ -234,6 +238,11 @@ def ratios(state: ScanState) -> None:
             value = _phrase_value(big) * 60 + _phrase_value(small)
             state.add(Quantity(QKind.NUMBER, m.group(0), m.start(), m.end(), value=value,
                                unit=f"{unit.lower()}s", tolerance=Decimal("0.5")))  # fmt: skip
+    for m in _CLOCK_DURATION.finditer(state.masked):
+        if state.free(*m.span()) and int(m.group(2)) < 60:
+            value = Decimal(int(m.group(1)) * 60 + int(m.group(2)))
+            state.add(Quantity(QKind.NUMBER, m.group(0), m.start(), m.end(), value=value,
+                               unit="minutes", tolerance=Decimal("0.5")))  # fmt: skip
     for m in _DOZEN.finditer(state.masked) if "dozen" in lower else ():
         head = m.group(0).lower().split()[0]
         n = {"a": 12, "one": 12, "two": 24, "three": 36}[head]
