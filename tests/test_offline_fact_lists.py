@@ -108,6 +108,7 @@ TARNSIDE: dict[str, Any] = envelope(
     },
     frost={"History": {"2024": {"Pct": 0.31}, "2025": {"Pct": 0.44}},
            "Pickers": {"Pct": 0.12}, "Stores": {"Pct": 0.2}},
+    rivals=[{"Name": "Pêcheur Frères", "Strength": "Same-day cold-chain pickups"}],
     team={"columns": ["name", "title", "deal_role", "wants", "objections"],
           "rows": [["Ines Marr", "Head of Packing", "TechnicalEvaluator",
                     "Fewer mis-graded crates before the export season.",
@@ -178,3 +179,8 @@ def test_a_follow_up_on_a_person_reads_the_field_its_words_ask_for(tarnside: Tur
     assert texts(after) == ["Wants: Fewer mis-graded crates before the export season."]
     back = ask(tarnside, "tarnside", "who is ines marr", "whats holding her back")
     assert texts(back) == ["Objections: Has had two line upgrades overrun."]
+
+
+def test_a_name_with_accents_is_found_as_a_rep_types_it(tarnside: TurnDeps) -> None:
+    rival = ask(tarnside, "tarnside", "how do we position vs pecheur freres")
+    assert any(path.startswith("rivals[0]") for path in cited(rival))

@@ -23,6 +23,7 @@ word lists with an answerer it checks, so a gap in one cannot hide the same gap 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Iterator
 from functools import cache
 from importlib import resources
@@ -53,6 +54,7 @@ _DATA = _load()
 def words(text: str) -> list[str]:
     """Lower-case word tokens; hyphenated words split (``no-show`` → ``no``, ``show``)."""
     out: list[str] = []
+    text = _fold(text)  # "Atlântica", "café": the letters a rep types without accents
     text = _AMPERSAND.sub(r"\1\2", text.lower().replace("’", "'").replace("-", " "))
     for m in _TOKEN.finditer(text):
         token = m.group(0)
@@ -64,6 +66,14 @@ def words(text: str) -> list[str]:
 
 _FULL_YEAR = re.compile(r"^(fy|cy|q[1-4]|h[12])(?:19|20)(\d\d)$")
 """A period with a four-digit year is the one a rep writes with two: ``FY2025`` is fy25."""
+
+
+@cache
+def _fold(text: str) -> str:
+    if text.isascii():
+        return text
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
 def key_words(key: str) -> list[str]:
