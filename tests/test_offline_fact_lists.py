@@ -148,6 +148,7 @@ def test_a_row_of_a_figure_table_is_answered_as_its_series(tarnside: TurnDeps) -
     turnover = ask(tarnside, "tarnside", "turnover fy23 vs fy25")
     assert texts(turnover)[0] == "Turnover in FY2023: €88.1M; in FY2025: €97M."
     assert cited(turnover)[:2] == ["results.rows[0][1]", "results.rows[0][3]"]
+    assert "results.units.Spoilage" in cited(ask(tarnside, "tarnside", "spoilage?"))  # its unit
     grade = ask(tarnside, "tarnside", "packing line grade?")
     assert texts(grade)[0] == "Packing line: 3/4."
     assert "grades.scale.max" in cited(grade)

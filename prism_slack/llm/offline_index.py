@@ -377,6 +377,9 @@ class _Builder:
             strengths = _Strengths()
             strengths.keys(named)
             leaves = (*figures, Leaf(table.cell(i, 0), label))
+            if label in table.units:  # the unit the figures are said in ("megalitres per day")
+                unit = join_key(join_key(table.path, "units"), label)
+                leaves = (*leaves, Leaf(unit, table.units[label]))
             if scale is not None:
                 self.scales[path] = scale
             self.add(Item(len(self.items), "leaf", path, named, leaves), strengths, _names(named))
