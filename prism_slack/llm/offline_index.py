@@ -373,16 +373,13 @@ class _Builder:
             if not figures:
                 continue
             path = table.row(i) if table.row(i) in self.facts.series else figures[-1].path
-            named = (*keys, label)
-            strengths = _Strengths()
-            strengths.keys(named)
-            leaves = (*figures, Leaf(table.cell(i, 0), label))
+            leaves = [*figures, Leaf(table.cell(i, 0), label)]
             if label in table.units:  # the unit the figures are said in ("megalitres per day")
                 unit = join_key(join_key(table.path, "units"), label)
-                leaves = (*leaves, Leaf(unit, table.units[label]))
+                leaves.append(Leaf(unit, table.units[label]))
             if scale is not None:
                 self.scales[path] = scale
-            self.add(Item(len(self.items), "leaf", path, named, leaves), strengths, _names(named))
+            self.named_figure(path, (*keys, label), leaves)
 
     def across(
         self,
@@ -398,16 +395,31 @@ class _Builder:
         for key, at in across.items():
             series = self.facts.series[at].series
             assert series is not None
-            leaves = tuple(
+            points = [
                 Leaf(p.path, value[p.period][key]) for p in series.points if p.period in value
-            )
-            named = (*keys, key)
-            strengths = _Strengths()
-            strengths.keys(named)
-            self.add(Item(len(self.items), "leaf", at, named, leaves), strengths, _names(named))
+            ]
+            self.named_figure(at, (*keys, key), points)
         for period, child in value.items():
             rest = {k: v for k, v in child.items() if k not in across}
             self.walk(join_key(path, str(period)), (*keys, str(period)), rest, scale)
+
+    def named_figure(
+        self,
+        path: str,
+        named: tuple[str, ...],
+        leaves: list[Leaf],
+        *,
+        said: bool = False,
+        **fields: Any,
+    ) -> None:
+        """One figure named by ``named`` (its last key a row's label, not always a key of
+        its path), citing ``leaves``; ``said``: its values are searched too."""
+        strengths = _Strengths()
+        strengths.keys(named)
+        for leaf in leaves if said else ():
+            strengths.value(leaf.value, VALUE * VALUE_PRIOR.get(named[0], 1.0))
+        item = Item(len(self.items), "leaf", path, named, tuple(leaves), **fields)
+        self.add(item, strengths, _names(named))
 
     def column_series(self, path: str, keys: tuple[str, ...], values: list[Any]) -> None:
         """A column of a table whose index column gives each cell's period (``revenue:
@@ -518,11 +530,7 @@ class _Builder:
             # one field, named by its label
             for leaf, label in zip(leaves, labels, strict=True):
                 named = (*keys, label) if label is not None else keys
-                strengths = _Strengths()
-                strengths.keys(named)
-                strengths.value(leaf.value, VALUE * VALUE_PRIOR.get(keys[0], 1.0))
-                item = Item(len(self.items), "leaf", leaf.path, named, (leaf,), labelled=True)
-                self.add(item, strengths, _names(named))
+                self.named_figure(leaf.path, named, [leaf], said=True, labelled=True)
         elif leaves:
             self._cells("list", path, keys, leaves)
 
@@ -541,13 +549,10 @@ class _Builder:
         for i, (label, figure) in enumerate(zip(value[names], value[numbers], strict=True)):
             at = f"{join_key(path, numbers)}[{i}]"
             named = (*keys, str(label).strip())
-            leaves = (Leaf(at, figure), Leaf(f"{join_key(path, names)}[{i}]", label))
-            strengths = _Strengths()
-            strengths.keys(named)
+            leaves = [Leaf(at, figure), Leaf(f"{join_key(path, names)}[{i}]", label)]
             if scale is not None:
                 self.scales[at] = scale
-            item = Item(len(self.items), "leaf", at, named, leaves, row_key=numbers)
-            self.add(item, strengths, _names(named))
+            self.named_figure(at, named, leaves, row_key=numbers)
 
     def record(
         self,
