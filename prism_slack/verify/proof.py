@@ -258,8 +258,8 @@ def _item_crossed(
         return None
     own, label, value = named[0]
     said_stems = _stems(text)
+    # an item whose label the claim says too is spoken of as well ("prepared … issued …")
     items = [item for item in items if item is named[0] or not _stems(item[1]) & said_stems]
-    # (an item whose label the claim says too is spoken of as well: "prepared … issued …")
     for q in found:
         if q.optional or q.from_path:
             continue
