@@ -1,8 +1,10 @@
 """Corpora bench: the verifier scored on claims its authors did not write.
 
-Two corpora from ``../shared/corpora`` (the path is an argument), verified in-process —
-the verifier is called directly, one report index built once per report, no process per
-report:
+The corpora of ``../shared/corpora`` (the path is an argument: natural-claims,
+report-styles, infotabs-dev, tabfact-dev) and the blind sets kept in ``bench/corpora``
+(house-styles, export-styles, object-styles, table-styles), verified in-process — the
+verifier is called directly, one report index built once per report, no process per
+report. Among them:
 
 - ``natural-claims/claims.jsonl``: LLM-phrased claims over the four sample reports in
   ``reports/``; per class, the false flags (correct claims marked unsupported) and the
