@@ -227,10 +227,7 @@ def role_asked(text: str) -> Role | None:
 
 def _person_stems(person: Item) -> Stems:
     said = " ; ".join(person.get(k) or "" for k in ("title", "role"))
-    return stems(_CAMEL.sub(" ", said))  # a role written ``TechnicalEvaluator``
-
-
-_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+    return tuple(lexicon.stem(w) for w in lexicon.key_words(said))  # ``TechnicalEvaluator``
 
 
 def holders(role: Role, people: list[Item]) -> tuple[list[Item], list[Item]]:

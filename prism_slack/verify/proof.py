@@ -973,12 +973,12 @@ def _other_field_named(
     periods = {
         f.period_text for leaf in cited if (f := report.facts.get(leaf.path)) and f.period_text
     }  # a table's period column states the period of its other columns' items
-    rows = {_row_of(leaf.path) for leaf in cited if _naming_stems(report, leaf.path)[1]}
+    rows = {_record_of(leaf.path) for leaf in cited if _naming_stems(report, leaf.path)[1]}
     rows.discard(None)
     label_cells = {
         leaf.path
         for leaf in cited
-        if _row_of(leaf.path) in rows and not _naming_stems(report, leaf.path)[1]
+        if _record_of(leaf.path) in rows and not _naming_stems(report, leaf.path)[1]
     }
     for leaf in cited:
         value = report.evidence.leaf(leaf.path)
@@ -1006,13 +1006,6 @@ def _other_field_named(
             if named:
                 return leaf.path
     return None
-
-
-def _row_of(path: str) -> str | None:
-    """The row a field is a cell of: ``Finance[1].value`` and ``financials.rows[1][3]``
-    are of ``Finance[1]`` and ``financials.rows[1]``."""
-    m = re.match(r"(.*\[\d+\])(?:\.[^.\[\]]+|\[\d+\])$", path)
-    return m.group(1) if m else None
 
 
 LABEL_WORDS = 2
@@ -1096,9 +1089,10 @@ def _tail(path: str) -> str:
 
 
 def _record_of(path: str) -> str | None:
-    """The list item a field is of (``rows[3]`` of ``rows[3].team``), or ``None``."""
-    m = re.match(r"(.*\[\d+\])\.", path)
-    return m.group(1) if m else None
+    """The list item a field is of: ``rows[3]`` of ``rows[3].team``, a table's row of its
+    cell (``financials.rows[1]`` of ``financials.rows[1][3]``), or ``None``."""
+    at = list_item(path)
+    return at.path if at is not None and at.field else None
 
 
 @lru_cache(maxsize=65536)
