@@ -231,8 +231,7 @@ class _Compiler:
                 continue
             self.walk(child_path, key, child, child_scope, parents)
             if cells is not None and (fact := self.facts.get(child_path)) is not None:
-                sources = {**fact.sources, "label": Source.HEADER}  # the header names it
-                self.facts[child_path] = fact.model_copy(update={"sources": sources})
+                self.facts[child_path] = _labelled_by(fact, Source.HEADER)  # the header names it
         if periodic and path:
             self._series(path, [(str(k), join_key(path, str(k))) for k in obj], parents)
         if by_period:
@@ -270,8 +269,7 @@ class _Compiler:
                 fact = self._reading(
                     table.cell(i, j), label, row[j], cell_scope, parents, _own_label(label)
                 )
-                sources = {**fact.sources, "label": Source.SIBLING}
-                self.facts[fact.path] = fact.model_copy(update={"sources": sources})
+                self.facts[fact.path] = _labelled_by(fact, Source.SIBLING)
             if len(table.periods) >= 2:
                 points = [(table.columns[j], table.cell(i, j)) for j in table.periods]
                 self._series(table.row(i), points, [*parents, label])
@@ -359,7 +357,7 @@ class _Compiler:
     def leaf(self, path: str, key: str, value: Any, scope: _Scope, parents: list[str]) -> TypedFact:
         if scope.name and key_words(key) == ["value"]:  # a row's value, named by its label
             fact = self._reading(path, scope.name, value, scope, parents, _own_label(scope.name))
-            return fact.model_copy(update={"sources": {**fact.sources, "label": Source.SIBLING}})
+            return _labelled_by(fact, Source.SIBLING)
         return self._reading(path, key, value, scope, parents, _label(key, parents))
 
     def _reading(  # noqa: PLR0917
@@ -678,6 +676,12 @@ class _Compiler:
         else:
             return None
         return _from_value(base, quantity, written, approx=approx)
+
+
+def _labelled_by(fact: TypedFact, source: Source) -> TypedFact:
+    """``fact`` with its label read from ``source``: a row's label cell (``SIBLING``) or a
+    table's column header (``HEADER``), which the verifier reads as the field's name."""
+    return fact.model_copy(update={"sources": {**fact.sources, "label": source}})
 
 
 def _from_value(base: dict[str, Any], q: Quantity, written: str, *, approx: bool) -> TypedFact:
