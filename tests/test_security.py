@@ -34,7 +34,7 @@ from prism_slack.render.blocks import FEEDBACK_ACTION
 from prism_slack.reports.store import REPORT_FILE, FileReportStore
 from prism_slack.settings import Settings
 from prism_slack.slack import texts
-from prism_slack.slack.app import SlackOptions, build_app
+from prism_slack.slack.app import SlackOptions, build_app, turn_worker
 from prism_slack.slack.server import build_wsgi_app
 from prism_slack.state import keys
 from prism_slack.state.redis_store import memory_store, open_state_store
@@ -140,6 +140,9 @@ def test_signatures_are_verified_whatever_the_environment_says(
             assert good.raw(challenge, {**content, **good.signed_headers(challenge)}).json() == {
                 "challenge": "c-1"
             }
+        worker = turn_worker(app)
+        assert worker is not None
+        worker.stop()
     assert fake.calls("chat.postMessage") == []
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import signal
 import subprocess
 import time
@@ -15,7 +16,6 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-import redis
 from pydantic import SecretStr
 from slack_support import (
     REPORTS_DIR,
@@ -60,14 +60,20 @@ def served(
 ) -> Iterator[tuple[FakeSlack, SlackDelivery, Path]]:
     """`prism serve` (two gunicorn workers) on a new FakeSlack and ``redis_url``, healthy:
     the fake, a signed sender to its events URL, and its log. It must stop cleanly on
-    SIGTERM afterwards. ``enterprise_id``: installed in that Enterprise Grid org."""
+    SIGTERM afterwards. ``enterprise_id``: installed in that Enterprise Grid org.
+
+    Give it a Redis of its own (``make_redis_server``): the turn log is one stream, and
+    any other worker on that Redis could take its turns. A failure shows the log's tail,
+    and a server that will not stop is killed, so it cannot outlive its test."""
     port = free_port()
     log = tmp_path / "serve.log"
     fake = FakeSlack(team_id=unique("T"), enterprise_id=enterprise_id)
     with fake, log.open("wb") as log_file:
         env = serve_env(fake, redis_url=redis_url, home=tmp_path, port=port)
         command = [*prism_command(), "serve", "--host", "127.0.0.1", "--workers", "2"]
-        process = subprocess.Popen(command, env=env, stdout=log_file, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(
+            command, env=env, stdout=log_file, stderr=subprocess.STDOUT, start_new_session=True
+        )
         try:
             url = f"http://127.0.0.1:{port}"
             health = wait_healthy(url, process, log)
@@ -79,16 +85,29 @@ def served(
                 enterprise_id=enterprise_id,
             )
             yield fake, slack, log
+        except AssertionError as e:
+            raise AssertionError(f"{e}\n{log_tail(log)}") from e
         finally:
             process.send_signal(signal.SIGTERM)
-            code = process.wait(timeout=30)
+            try:
+                code = process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+                pytest.fail(f"prism serve did not stop in 30 s on SIGTERM\n{log_tail(log)}")
     assert code == 0, log.read_text()
 
 
+def log_tail(log: Path, lines: int = 60) -> str:
+    """The last ``lines`` lines of a serve log, headed."""
+    tail = log.read_text(errors="replace").splitlines()[-lines:]
+    return "--- prism serve log (tail) ---\n" + "\n".join(tail)
+
+
 def test_prism_serve_under_gunicorn_answers_a_signed_dm(
-    redis_server: RedisServer, redis_client: redis.Redis, tmp_path: Path
+    make_redis_server: Callable[..., RedisServer], tmp_path: Path
 ) -> None:
-    with served(redis_server.url, tmp_path) as (fake, slack, log):
+    with served(make_redis_server().url, tmp_path) as (fake, slack, log):
         user, channel = unique("U"), unique("D")
         question = "What is Northwind Outfitters' membership ARR?"
         delivered = slack.event(dm(question, user=user, channel=channel))

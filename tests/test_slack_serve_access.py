@@ -3,10 +3,10 @@ configured from the environment, signed Slack Connect payloads, FakeSlack, real 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import redis
 from slack_support import all_text, answered, unique
 from test_slack_serve import served
 
@@ -24,9 +24,9 @@ OUTSIDE = "TPROSPECT"
 
 
 def test_prism_serve_keeps_report_content_out_of_shared_channels(
-    redis_server: RedisServer, redis_client: redis.Redis, tmp_path: Path
+    make_redis_server: Callable[..., RedisServer], tmp_path: Path
 ) -> None:
-    with served(redis_server.url, tmp_path) as (fake, slack, log):
+    with served(make_redis_server().url, tmp_path) as (fake, slack, log):
         bot, rep = fake.bot_user_id, unique("U")
         shared, deal = unique("C"), unique("C")
         prospect = unique("U")

@@ -6,9 +6,9 @@ without a placeholder edit, a file-only DM answered with a note."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
-import redis
 from slack_support import all_text, answered, unique
 from test_slack_serve import served
 
@@ -29,10 +29,10 @@ WAIT_S = 20
 
 
 def test_prism_serve_in_a_real_sales_org(
-    redis_server: RedisServer, redis_client: redis.Redis, tmp_path: Path
+    make_redis_server: Callable[..., RedisServer], tmp_path: Path
 ) -> None:
     org = unique("E")
-    with served(redis_server.url, tmp_path, enterprise_id=org) as (fake, slack, log):
+    with served(make_redis_server().url, tmp_path, enterprise_id=org) as (fake, slack, log):
         bot, rep, deal, direct = fake.bot_user_id, unique("U"), unique("C"), unique("D")
         # /prism bind with Slack's escaping: no such company, named back with a plain &.
         url = fake.response_url()
