@@ -42,7 +42,8 @@ from prism_slack.ports import HistoryTurn, judge_json_schema  # noqa: E402
 from prism_slack.render.blocks import FEEDBACK_BLOCK_ID  # noqa: E402
 from prism_slack.reports.store import FileReportStore  # noqa: E402
 from prism_slack.settings import Settings  # noqa: E402
-from prism_slack.slack.app import SlackOptions  # noqa: E402
+from prism_slack.slack.app import SlackOptions, turn_worker  # noqa: E402
+from prism_slack.slack.server import PrismWSGI  # noqa: E402
 from prism_slack.slack.texts import PLACEHOLDER  # noqa: E402
 from prism_slack.testing.fake_slack import FakeMessage, FakeSlack, RecordedCall  # noqa: E402
 from prism_slack.verify import verify_answer  # noqa: E402
@@ -335,7 +336,11 @@ def test_serve_sizes_the_listener_pool_from_the_command_line(
             prism_reports_dir=REPORTS_DIR,
         )
         with caplog.at_level("INFO", logger="prism_slack.slack.app"):
-            create_wsgi_app(settings, SlackOptions(listener_threads=7))
+            app = create_wsgi_app(settings, SlackOptions(listener_threads=7))
+        assert isinstance(app, PrismWSGI)
+        worker = turn_worker(app.bolt_app)
+        assert worker is not None
+        worker.stop()
     assert any("listener_threads=7" in r.getMessage() for r in caplog.records)
 
 

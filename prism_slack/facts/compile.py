@@ -374,7 +374,7 @@ class _Compiler:
             # ``Customer satisfaction (2025, /10)``
             scope = replace(scope, out_of=out_of, out_of_source=Source.KEY)
         if value is None:
-            return TypedFact(**base, kind=FactKind.UNTYPED, display="null", note="no value")
+            return TypedFact(**base, kind=FactKind.NOT_GIVEN, display="null", note="no value")
         if isinstance(value, bool):
             return TypedFact(**base, kind=FactKind.FLAG, display="yes" if value else "no")
         if isinstance(value, (int, float)):
@@ -526,6 +526,11 @@ class _Compiler:
         stripped = text.strip()
         if not stripped:
             return TypedFact(**base, kind=FactKind.UNTYPED, display="", note="empty text")
+        if _not_given(stripped):
+            return TypedFact(
+                **base, kind=FactKind.NOT_GIVEN, display=_sentence_cut(stripped), text=stripped,
+                sources={"value": Source.VALUE},
+            )  # fmt: skip
         approx_word = _APPROX.match(stripped)
         approx = approx_word is not None
         core = stripped[approx_word.end() :] if approx_word else stripped
@@ -712,6 +717,19 @@ def _plain_figure(text: str) -> re.Match[str] | None:
 
 _SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
 _DIGITS = re.compile(r"\d[\d,]*(?:\.(\d+))?")
+
+
+_NOT_GIVEN_END = re.compile(r"[\s;:,.(]|$")
+
+
+def _not_given(text: str) -> bool:
+    """``text`` opens by saying no value is given ("not disclosed; pending restatement",
+    "n/a", "—"), a phrase of ``not_given_words``, and goes on with no figure of its own."""
+    lowered = text.lower()
+    for phrase in word_set("not_given_words"):
+        if lowered.startswith(phrase) and _NOT_GIVEN_END.match(lowered, len(phrase)):
+            return not any(map(str.isdigit, lowered[len(phrase) :]))
+    return False
 
 
 def _name_or_passage(text: str) -> FactKind:

@@ -25,6 +25,8 @@ class FactKind(StrEnum):
     NAME = "name"
     PASSAGE = "passage"
     FLAG = "flag"
+    NOT_GIVEN = "not given"
+    """The report gives no value here and says so: ``null``, ``"n/a"``, ``"not disclosed"``."""
     UNTYPED = "untyped"
 
 

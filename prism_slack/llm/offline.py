@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING
 
 from prism_slack.claims import ABSENT_TEXT, Answer, Claim
 from prism_slack.evidence import Leaf
+from prism_slack.facts.model import FactKind
 from prism_slack.llm import lexicon
 from prism_slack.llm import offline_concepts as concepts
 from prism_slack.llm import offline_figures as figures
@@ -585,6 +586,29 @@ class Composer:
     # -- one part ------------------------------------------------------------------------
 
     def part(self, q: Question) -> list[Claim]:
+        claims = self.answered(q)
+        return [*self.not_given(q, claims), *claims]
+
+    def not_given(self, q: Question, claims: list[Claim]) -> list[Claim]:
+        """A plain "no figure" line for each field answering ``q`` by name whose value says
+        the report gives none (``null``, "n/a", "not disclosed"), so the rep does not
+        read one; a nearby field's missing value is no answer missing."""
+        asked = {t for t, w in q.content.items() if w >= 1.0}
+        labels: list[str] = []
+        for claim in claims:
+            for path in claim.evidence if claim.kind == "fact" else ():
+                fact = self.index.facts.get(path)
+                if fact is None or fact.kind is not FactKind.NOT_GIVEN or not fact.label:
+                    continue
+                if asked and asked <= set(lexicon.text_terms(fact.label)):
+                    labels.append(fact.label)
+        return [
+            absent(f"The report doesn't give a figure for {said}.")
+            for said in dict.fromkeys(_absent_words(label) for label in labels)
+            if said
+        ]
+
+    def answered(self, q: Question) -> list[Claim]:
         if q.coaching:
             return self.coaching(q)
         found = self.concept(q)
@@ -1454,6 +1478,16 @@ def _has_figure(claim: Claim) -> bool:
         return False
     numbers = re.findall(r"(?<![\w.])\d[\d,]*(?:\.\d+)?", claim.text)
     return any(not re.fullmatch(r"(?:19|20)\d\d", n) for n in numbers)
+
+
+def _absent_words(label: str) -> str:
+    """A field's label as an absent line may say it: lower-case words and no figure (a
+    period it names becomes "that period": "net income for that period")."""
+    words = re.findall(r"[A-Za-z][A-Za-z0-9'&/-]*", label)
+    kept = [w.lower() for w in words if not _digits(w)]
+    if len(kept) < len(words) and kept:
+        kept += ["for", "that", "period"]
+    return " ".join(kept[:10])
 
 
 def _named(claim: Claim, part: str) -> Claim:

@@ -728,6 +728,8 @@ class Stated:
 _TOKEN = re.compile(MASK + r"+|[a-z][a-z0-9]*|\S")
 _SKIPPED = frozenset("()")
 _WORD = re.compile(r"[a-z][a-z0-9]*")
+_NEGATED = re.compile(r"['’]t\b")
+"""The tail of a negative contraction ("aren't"): its head is no content word."""
 _POSSESSIVE = frozenset("s")
 """A one-letter word that is a possessive tail, not a key letter (``segment d``)."""
 RUN_WORDS = 4
@@ -905,6 +907,8 @@ def substituted_cells(
             if said in held or said in vocabulary or meant in tokens:
                 continue
             written = raw[i + diff[0]]
+            if _NEGATED.match(text, found[i + diff[0]].end()):
+                continue  # "aren't disclosed": a negation, not a word for "paid"
             if not written.islower() or language.common(written):
                 continue  # a capitalised name is check 6's; "bad" for "worst": a paraphrase
             if difflib.SequenceMatcher(None, said, meant).ratio() >= SUBSTITUTE_LIKENESS:

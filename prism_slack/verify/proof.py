@@ -120,6 +120,8 @@ COUNT_MISMATCH = "anchor.count_mismatch"
 _PROOFS = frozenset({"anchor.nothing_cited"})
 """Failures that are proof whatever the cited values are: a figure smuggled into a claim
 that cites nothing (DESIGN §6.8)."""
+_NO_VALUE = frozenset({FactKind.UNTYPED, FactKind.NOT_GIVEN})
+"""Kinds of fact that hold no value a claim could restate."""
 
 COMMON_ZIPF = 4.0
 """A name made only of words this common in English (``American``, ``North America``,
@@ -635,6 +637,8 @@ def _dimensions(fact: TypedFact | None, leaf: LeafFacts) -> set[str]:
         return {_UNIT_DIMENSION[fact.quantity.unit]} | ({"date"} if fact.period else set())
     if fact.kind is FactKind.DATE:
         return {"date"}
+    if fact.kind is FactKind.NOT_GIVEN:  # read, and holds no figure of any kind (a period
+        return set(_COMPARABLE) - {"date"}  # it names is its key's, not its value's)
     found = {_dimension(q) for q in leaf.quantities if not q.from_path}
     return found | ({"date"} if any(q.year_like for q in leaf.quantities) else set())
 
@@ -811,7 +815,7 @@ def _unbound(q: Quantity, report: Report, cited: Sequence[LeafFacts], text: str)
     if all(_rounded_part(q, leaf, report.facts.get(leaf.path)) for leaf in hits):
         return SETTLE_RECORD  # ``10.1`` of ``10.11 (71)``: a score's part, rounded
     facts = [report.facts.get(leaf.path) for leaf in hits]
-    typed = [f for f in facts if f is not None and f.kind is not FactKind.UNTYPED]
+    typed = [f for f in facts if f is not None and f.kind not in _NO_VALUE]
     if not typed:
         # a bare number restating untyped numbers ("0.768" of ``Pct: 0.768``) says no unit
         bare = q.kind is QKind.NUMBER and q.unit is None and not q.currency
