@@ -85,6 +85,15 @@ def canonical_path(path: str) -> str | None:
     return out or None
 
 
+def first_segment(tail: str) -> tuple[str, str]:
+    """A canonical path's tail split after its first part: ``[2].value`` → (``[2]``,
+    ``.value``); ``.coatings.net-revenue`` → (``.coatings``, ``.net-revenue``)."""
+    m = _SEGMENT.match(tail)
+    if m is None or m.end() == 0:
+        return tail, ""
+    return tail[: m.end()], tail[m.end() :]
+
+
 class EvidenceMap:
     """Leaves of a report in document order, with O(1) lookup of any node's leaves."""
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from prism_slack.evidence import EvidenceMap, content_digest
+from prism_slack.reports import numbers_style
 
 if TYPE_CHECKING:
     from prism_slack.facts import ReportFacts
@@ -74,7 +75,10 @@ class Report:
     def __init__(self, slug: str, envelope: Envelope, data: dict[str, Any]) -> None:
         self.slug = slug
         self.envelope = envelope
-        self.data = data
+        self.decimal_comma = numbers_style.decimal_comma(data)
+        """Written ``248,3``/``14.820``: read (``data``) with its numbers the English way."""
+        self.data: dict[str, Any] = numbers_style.english_data(data) if self.decimal_comma else data
+        """What every reader reads: the report with its numbers written the English way."""
         self.digest = content_digest(data)
         self._derived: dict[Callable[[Report], Any], Any] = {}
         self._derived_lock = threading.Lock()

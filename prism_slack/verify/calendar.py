@@ -76,7 +76,7 @@ _BARE_MONTH = re.compile(r"\b(" + _FULL_MONTH + r")\b")
 
 _YEAR_TAIL = (
     r"(?:\s*(?:of\s+)?(?:(?P<fy>FY|[Ff]iscal(?:\s+[Yy]ear)?)\s*'?\s*(?P<fyy>\d{4}|\d{2})"
-    r"|\s*['\-]\s*(?P<yy>\d{2}|\d{4})|\s+(?:of\s+)?(?P<yyyy>\d{4})))?"
+    r"|\s*['\-/]\s*(?P<yy>\d{2}|\d{4})|\s+(?:of\s+)?(?P<yyyy>\d{4})))?"
 )
 _QUARTER = re.compile(r"\b[Qq]([1-4])" + _YEAR_TAIL + _END)
 _HALF = re.compile(r"\bH([12])" + _YEAR_TAIL + _END)

@@ -35,6 +35,8 @@ from rapidfuzz.distance import OSA
 
 from prism_slack import language
 from prism_slack.claims import Claim
+from prism_slack.evidence import canonical_path
+from prism_slack.facts.model import FactKind
 from prism_slack.language import stem, words
 from prism_slack.lazy import cached_property
 from prism_slack.reports.model import Report
@@ -81,6 +83,7 @@ from prism_slack.verify.opposites import opposite_problems
 from prism_slack.verify.quantifiers import quantifier_problems
 from prism_slack.verify.ranks import Ranked, rank_findings
 from prism_slack.verify.text import (
+    Squashed,
     list_item,
     list_items,
     path_phrases,
@@ -289,6 +292,7 @@ class ClaimContext:
     def name_evidence(self) -> NameEvidence:
         texts = [leaf.value_text for leaf in self.cited if leaf.value_text is not None]
         texts += [t for leaf in self.cited for t in leaf.path_texts]
+        texts += self.subject_names
         units = frozenset().union(*(leaf.units for leaf in self.cited))
         return NameEvidence(
             texts=(*texts, *self.index.company.texts, *self.allowed.texts),
@@ -331,8 +335,13 @@ class ClaimContext:
         """The claim's superlatives, ranked among the figure's peers (``verify.ranks``)."""
         if self.claim.kind != "fact":
             return Ranked()
+        paths = [p for cited in self.claim.evidence if (p := canonical_path(cited))]
         return rank_findings(
-            self.found.masked, self.anchorings, self.index, cited=self.content_evidence.words
+            self.found.masked,
+            self.anchorings,
+            self.index,
+            cited=self.content_evidence.words,
+            paths=paths,
         )
 
     @cached_property
@@ -353,6 +362,24 @@ class ClaimContext:
             container = self.index.container(path)
             if container is not None and container.is_list and cited == set(range(container.size)):
                 out.append(container)
+        return out
+
+    @cached_property
+    def subject_names(self) -> list[Squashed]:
+        """The name of the record a cited field belongs to (``people[0].name`` for
+        ``people[0].notes``): a claim about the notes may name whom they are of."""
+        index = self.index
+        out: list[Squashed] = []
+        for leaf in self.cited:
+            at = list_item(leaf.path)
+            if at is None or not at.field:
+                continue
+            for path in index.children.get(at.path, ()):
+                fact = index.typed.get(path)
+                text = index.leaves[path].value_text if path in index.leaves else None
+                named = "name" in path_words(path.rpartition(".")[2])  # its ``name``, ``fullName``
+                if named and fact is not None and fact.kind is FactKind.NAME and text is not None:
+                    out.append(text)
         return out
 
     @cached_property

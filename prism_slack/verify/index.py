@@ -402,6 +402,8 @@ class VerifierIndex:
     def __init__(self, report: Report) -> None:
         self.slug = report.slug
         evidence = report.evidence
+        self.evidence = evidence
+        self.typed = report.facts
         self.vocabulary = _vocabulary(evidence)
         self.field_stems = _field_stems(evidence, report.data)
         self.leaves: dict[str, LeafFacts] = {

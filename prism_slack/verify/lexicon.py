@@ -98,6 +98,7 @@ ABSENT_WORDS = words("absent_words")
 BE_VERBS: frozenset[str] = inflected("be_verbs")
 RELATION_LINKS = words("relation_links")
 NEGATIVE_SENSE: frozenset[str] = inflected("negative_sense")
+LOSS_VERBS: frozenset[str] = inflected("loss_verbs")
 NEAR_BOUND_WORDS: tuple[str, ...] = ordered("near_bound_words")
 BOUNDS: dict[str, str] = {
     **_table("bounds"),

@@ -120,6 +120,8 @@ COUNT_MISMATCH = "anchor.count_mismatch"
 _PROOFS = frozenset({"anchor.nothing_cited"})
 """Failures that are proof whatever the cited values are: a figure smuggled into a claim
 that cites nothing (DESIGN §6.8)."""
+_SIGN_WORDS = lexicon.NEGATIVE_SENSE | lexicon.LOSS_VERBS
+"""Words that say a figure is below zero ("a loss of", "lost"): the sign said in words."""
 _NO_VALUE = frozenset({FactKind.UNTYPED, FactKind.NOT_GIVEN})
 """Kinds of fact that hold no value a claim could restate."""
 
@@ -443,7 +445,7 @@ def _beyond(  # noqa: PLR0917
     if said in report_name:
         return True  # a figure of the prospect's own name (``the 1984 Winter Olympics``)
     before = text[: text.find(said)][-40:].lower()
-    if reason.rule == WRONG_SIGN and set(re.findall(r"[a-z]+", before)) & lexicon.NEGATIVE_SENSE:
+    if reason.rule == WRONG_SIGN and set(re.findall(r"[a-z]+", before)) & _SIGN_WORDS:
         return True  # ``a loss of A$4 million`` of ``-4.2``: the sign said in words
     after = text[text.find(said) + len(said) :]
     if q.share and _ORDINAL_SHARE.fullmatch(said) and not re.match(r"\s+of\b", after):
@@ -832,6 +834,8 @@ def _unbound(q: Quantity, report: Report, cited: Sequence[LeafFacts], text: str)
             return SETTLE_AMBIGUOUS
     if any(f.period_text and f.quantity and _other_period(text, f.period_text) for f in typed):
         return SETTLE_PERIOD
+    if all(_passage_period_other(q, leaf, report, text) for leaf in hits):
+        return SETTLE_PERIOD  # ``£138.6m in FY2025, up from £127.9m in FY2024``
     for leaf in hits:
         if _other_subject(leaf.path, report, words):
             return SETTLE_SUBJECT
@@ -1139,6 +1143,30 @@ def _parts(text: str) -> set[str]:
         year = m["y"] if len(m["y"]) == 4 else f"20{m['y']}"
         out.add(f"{year}h{m['h'] or m['h2']}" if m["q"] is None else f"{year}q{m['q']}")
     return out
+
+
+_PERIOD_AFTER = re.compile(
+    r"\**\s*(?:in|for|during|as of)\s+(?:the\s+)?((?:FY|CY)\s?'?\d{2,4}|(?:19|20)\d{2}"
+    r"|[HQ][1-4]\s*(?:FY\s?)?'?\d{2,4}|[12]H\s*'?\d{2,4})\b",
+    re.IGNORECASE,
+)
+"""The period a passage writes right after a figure: "£138.6m in FY2025" (not "up 22% on
+FY24", whose period is the figure's base)."""
+
+
+def _passage_period_other(q: Quantity, leaf: LeafFacts, report: Report, text: str) -> bool:
+    """Does a passage write the period of its figure ``q`` right after it ("£138.6m in
+    FY2025"), a period other than the claim names?"""
+    value = report.evidence.leaf(leaf.path)
+    if q.kind in (QKind.DATE, QKind.PERIOD) or value is None or not isinstance(value.value, str):
+        return False
+    for v in leaf.quantities:
+        if v.from_path or not matches(q, v) or v.end <= v.start:
+            continue
+        m = _PERIOD_AFTER.match(value.value, v.end)
+        if m is not None and _other_period(text, m.group(1)):
+            return True
+    return False
 
 
 def _other_period(text: str, held: str) -> bool:

@@ -12,11 +12,16 @@ not name (a figure that only happens to equal it), is left to the other rules.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
+from prism_slack import language
+from prism_slack.evidence import first_segment
+from prism_slack.facts.model import FactKind, TypedFact, Unit
+from prism_slack.facts.words import key_words
 from prism_slack.language import stem, words
 from prism_slack.verdict import Problem
 from prism_slack.verify import lexicon
@@ -49,14 +54,21 @@ class Ranked:
 
 
 def rank_findings(
-    masked: str, anchorings: Sequence[Anchoring], index: VerifierIndex, *, cited: WordSet
+    masked: str,
+    anchorings: Sequence[Anchoring],
+    index: VerifierIndex,
+    *,
+    cited: WordSet,
+    paths: Sequence[str] = (),
 ) -> Ranked:
     """Check each superlative of ``masked`` (the claim, quantities masked) against the
-    nearest warranted figure's peers in the report (``index``). A superlative the cited
-    values or keys say themselves (``highest_mark``, ``largest city``, ``best actress``)
-    is their wording, not a rank."""
+    nearest warranted figure's peers in the report (``index``), else among the members of
+    a cited collection (``paths``) the claim names by label (``named_ranks``). A
+    superlative the cited values or keys say themselves (``highest_mark``, ``largest
+    city``, ``best actress``) is their wording, not a rank."""
     spans: list[tuple[int, int]] = []
     problems: list[Problem] = []
+    decided: list[tuple[int, int]] = []
     said = {stem(w) for w in words(masked)}
     for m in _SUPERLATIVE.finditer(masked.lower()):
         if cited.has(m.group(2)):
@@ -71,9 +83,12 @@ def rank_findings(
         if len(peers) < MIN_PEERS:
             continue
         low = m.group(2) in lexicon.LOWEST
+        if m.group(2) in QUALITY_WORDS and lower_is_better(leaf.path.rpartition(".")[0], index):
+            low = not low
         stated = lexicon.RANK_ORDINALS.get(m.group(1) or "", 1)
         ordered = sorted(set(peers.values()), reverse=not low)
         rank = ordered.index(value) + 1
+        decided.append(m.span())
         if rank == stated:
             spans.append(m.span())
             continue
@@ -83,7 +98,8 @@ def rank_findings(
             f"{holder} = {peers[holder]} is the {m.group(0)}"
         )
         problems.append(Problem("attribute.rank", message))
-    return Ranked(tuple(spans), tuple(problems))
+    named = named_ranks(masked, paths, index, decided=decided)
+    return Ranked((*spans, *named.spans), (*problems, *named.problems))
 
 
 def _nearest(m: re.Match[str], anchorings: Sequence[Anchoring]) -> tuple[LeafFacts, Decimal] | None:
@@ -128,3 +144,223 @@ def _peers(path: str, index: VerifierIndex) -> dict[str, Decimal]:
         if value is not None:
             out[other] = value
     return out
+
+
+# -- a member named by its label ("Data integration is their weakest area") ---------------
+
+SIZE_WORDS = lexicon.words("size_superlatives")
+QUALITY_WORDS = lexicon.words("quality_superlatives")
+_INVERTED = re.compile(
+    r"\blower\s+(?:is|=|means)\s+better\b|\b1\s*(?:=|is|:)\s*(?:[\w-]+\s+){0,3}\(?best\b", re.I
+)
+"""A scale whose best is its lowest number: "lower is better", "1 = sehr gut (best)"."""
+
+
+def lower_is_better(path: str, index: VerifierIndex) -> bool:
+    """Does the text beside ``path``'s collection (its own or its parent's values) say
+    its scale runs the other way?"""
+    for container in dict.fromkeys((path, _parent(path), _parent(_parent(path)))):
+        for leaf in index.evidence.resolve(container) or [] if container else []:
+            if isinstance(leaf.value, str) and _INVERTED.search(leaf.value):
+                return True
+    return False
+
+
+@dataclass(frozen=True, slots=True)
+class _Member:
+    label: str
+    stems: frozenset[str]
+    values: dict[str, TypedFact]
+    """Relative path (``[1]``, ``.utilisation``) → its numeric fact."""
+
+
+def named_ranks(
+    masked: str,
+    paths: Sequence[str],
+    index: VerifierIndex,
+    *,
+    decided: Sequence[tuple[int, int]],
+) -> Ranked:
+    """Each superlative the figure rule left (``decided``: the spans it judged) ranked among
+    the members of a cited collection — a table's rows, a list's records, an object's
+    objects or fields — when the claim names one member by its label near the superlative
+    and one measure of the members can be meant. The rank is computed from the typed
+    facts; a collection, member or measure that cannot be told decides nothing."""
+    spans: list[tuple[int, int]] = []
+    problems: list[Problem] = []
+    tokens = [(m.start(), stem(m.group(0))) for m in _TOKEN.finditer(masked.lower())]
+    said = {s for _, s in tokens}
+    for m in _SUPERLATIVE.finditer(masked.lower()):
+        if any(a <= m.start() < b for a, b in decided):
+            continue
+        for container in _containers(paths, index):
+            members = _members(container, index)
+            if len(members) < MIN_PEERS:
+                continue
+            named = _named_member(members, tokens, m)
+            measure = _measure(members, said, m.group(2)) if named else None
+            if named is None or measure is None:
+                continue
+            by = _BY.search(masked.lower(), m.end(), m.end() + REACH)
+            if by and stem(by.group(1)) not in {stem(w) for w in key_words(canonical_key(measure))}:
+                break  # "biggest by headcount": a measure the members do not hold
+            own = {stem(w) for w in [*key_words(canonical_key(measure)), *words(container)]}
+            if stem(m.group(2)) in own:
+                break  # a superlative the ranked field's key says (``highest_mark``)
+            peers = {k: v.values[measure] for k, v in members.items() if measure in v.values}
+            labels = {k: v.label for k, v in members.items()}
+            low = m.group(2) in lexicon.LOWEST
+            if m.group(2) in QUALITY_WORDS and lower_is_better(container, index):
+                low = not low
+            ranked = _ranked(named, peers, labels, m, low=low)
+            if ranked is None:
+                break
+            if ranked == "":
+                spans.append(m.span())
+            else:
+                problems.append(Problem("attribute.rank", ranked))
+            break
+    return Ranked(tuple(spans), tuple(problems))
+
+
+_TOKEN = re.compile(r"[a-z][a-z0-9]*")
+_BY = re.compile(r"\bby\s+([a-z]+)")
+"""The measure a rank names after it: "the biggest segment by revenue"."""
+
+
+def _containers(paths: Sequence[str], index: VerifierIndex) -> list[str]:
+    """The collections a cited path is, or is a member or a member's field of."""
+    out: dict[str, None] = {}
+    for path in paths:
+        for candidate in (path, _parent(path), _parent(_parent(path))):
+            if candidate and candidate in index.containers:
+                out[candidate] = None
+    return list(out)
+
+
+def _parent(path: str) -> str:
+    cut = max(path.rfind("."), path.rfind("["))
+    return path[:cut] if cut > 0 else ""
+
+
+def _members(container: str, index: VerifierIndex) -> dict[str, _Member]:
+    leaves = index.evidence.resolve(container) or []
+    grouped: dict[str, dict[str, TypedFact]] = {}
+    names: dict[str, str] = {}
+    for leaf in leaves:
+        head, rest = first_segment(leaf.path[len(container) :])
+        fact = index.typed.get(leaf.path)
+        if fact is None or not head:
+            continue
+        member = container + head
+        if fact.kind is FactKind.NAME and member not in names and fact.text:
+            names[member] = fact.text  # a record's first name (``site: "Muttenz"``)
+        scale = any(q.is_scale for q in index.leaves[leaf.path].quantities)
+        if fact.kind is FactKind.QUANTITY and fact.quantity is not None and not scale:
+            grouped.setdefault(member, {})[rest] = fact
+    out = {}
+    for member, values in grouped.items():
+        label = _label(member[len(container) :], values, names.get(member))
+        stems = frozenset(stem(w) for w in words(label) if w not in language.STOP_WORDS)
+        if stems:
+            out[member] = _Member(label, stems, values)
+    return out
+
+
+def _label(head: str, values: dict[str, TypedFact], name: str | None) -> str:
+    """A member's label: its key (an object's member), else the label its value was given
+    by a sibling (a row's label, ``{name, value}``), else the record's first name."""
+    if not head.startswith("[") or head.startswith('["'):
+        return " ".join(key_words(canonical_key(head)))
+    for fact in values.values():
+        if fact.sources.get("label") is not None:
+            return fact.label
+    return name or ""
+
+
+def canonical_key(head: str) -> str:
+    """``.coatings-additives`` or ``["Net revenue"]`` → the key as written."""
+    if head.startswith('["'):
+        return str(json.loads(head[1:-1]))
+    return head.lstrip(".")
+
+
+def _named_member(
+    members: dict[str, _Member], tokens: list[tuple[int, str]], m: re.Match[str]
+) -> str | None:
+    """The one member whose label the claim says within ``REACH`` of the superlative (the
+    longest such label when one contains another)."""
+    near = {s for at, s in tokens if m.start() - 2 * REACH <= at <= m.end() + REACH}
+    found = [k for k, v in members.items() if v.stems <= near]
+    if not found:
+        return None
+    longest = max(len(members[k].stems) for k in found)
+    best = [k for k in found if len(members[k].stems) == longest]
+    return best[0] if len(best) == 1 else None
+
+
+def _measure(members: dict[str, _Member], said: set[str], word: str) -> str | None:
+    """The measure ranked: the one numeric field most members hold in one unit, else the
+    one the claim names by its key's words, else (a size superlative) the one amount."""
+    counts: dict[str, list[TypedFact]] = {}
+    for member in members.values():
+        for rest, fact in member.values.items():
+            counts.setdefault(rest, []).append(fact)
+    shared = [
+        rest
+        for rest, facts in counts.items()
+        if len(facts) >= MIN_PEERS and len({_unit(f) for f in facts}) == 1
+    ]
+    if "" in shared and not all(_like(f) for f in counts[""]):
+        shared.remove("")  # a record's own fields are peers only when they are alike
+    if len(shared) == 1:
+        return shared[0]
+    named = [r for r in shared if {stem(w) for w in key_words(canonical_key(r))} & said]
+    if len(named) == 1:
+        return named[0]
+    if word in SIZE_WORDS and not named:
+        money = [r for r in shared if _unit(counts[r][0])[1] is not None]
+        return money[0] if len(money) == 1 else None
+    return None
+
+
+def _like(fact: TypedFact) -> bool:
+    """A field an object's other fields are ranked beside: a score, or an amount of money
+    (``scores.*``, ``costs.*``), not a record's mix of counts and marks."""
+    q = fact.quantity
+    return q is not None and (q.unit is Unit.SCORE or q.currency is not None)
+
+
+def _unit(fact: TypedFact) -> tuple[object, ...]:
+    q = fact.quantity
+    return (None,) if q is None else (q.unit, q.currency, q.out_of)
+
+
+def _ranked(
+    named: str,
+    peers: dict[str, TypedFact],
+    labels: dict[str, str],
+    m: re.Match[str],
+    *,
+    low: bool,
+) -> str | None:
+    """``""`` when ``named`` holds the rank the superlative states; the failure message when
+    another peer does; ``None`` when ties make it unclear."""
+    amounts = {k: f.quantity.amount for k, f in peers.items() if f.quantity is not None}
+    if named not in amounts or len(amounts) < MIN_PEERS:
+        return None
+    ordered = sorted(set(amounts.values()), reverse=not low)
+    stated = lexicon.RANK_ORDINALS.get(m.group(1) or "", 1)
+    if stated > len(ordered):
+        return None
+    at_rank = [k for k, v in amounts.items() if v == ordered[stated - 1]]
+    if len(at_rank) > 1:
+        return None  # a tie: "the weakest" of two says too little to check
+    if at_rank == [named]:
+        return ""
+    holder = at_rank[0]
+    return (
+        f"'{m.group(0)}': {labels[named]} = {peers[named].display} ranks "
+        f"{ordered.index(amounts[named]) + 1} of {len(amounts)}; "
+        f"{labels[holder]} = {peers[holder].display} is the {m.group(0)}"
+    )
