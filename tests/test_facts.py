@@ -168,3 +168,20 @@ def test_keys_that_differ_only_by_period_are_one_series() -> None:
     [series] = facts.series.values()
     assert series.series is not None and series.series.direction == "down"
     assert [p.period for p in series.series.points] == ["2023", "2025"]
+
+
+def test_a_unit_code_is_read_from_the_legend_the_report_gives() -> None:
+    facts = facts_of(
+        {
+            "uom_codes": {"PCT": "percent", "SCORE_0_5": "score from 0 (none) to 5 (leading)",
+                          "CAD_M": "Canadian dollars, millions"},
+            "facts": [
+                {"metric": "on_time_share", "value": 78.4, "uom": "PCT"},
+                {"metric": "revenue", "value": 471.3, "uom": "CAD_M"},
+            ],
+            "assessments": [{"area": "Disruption handling", "score": 1.5, "uom": "SCORE_0_5"}],
+        }
+    )  # fmt: skip
+    assert facts.get("facts[0].value").display == "78.4%"  # type: ignore[union-attr]
+    assert facts.get("facts[1].value").display == "471.3M CAD"  # type: ignore[union-attr]
+    assert facts.get("assessments[0].score").display == "1.5/5"  # type: ignore[union-attr]

@@ -185,3 +185,38 @@ def test_a_follow_up_on_a_person_reads_the_field_its_words_ask_for(tarnside: Tur
 def test_a_name_with_accents_is_found_as_a_rep_types_it(tarnside: TurnDeps) -> None:
     rival = ask(tarnside, "tarnside", "how do we position vs pecheur freres")
     assert any(path.startswith("rivals[0]") for path in cited(rival))
+
+
+# a long-format table of facts: one row per figure, of a part of the business
+KESTLE: dict[str, Any] = envelope(
+    "Kestle Ferries",
+    parts=[{"code": "KF", "label": "Kestle Ferries (group)"},
+           {"code": "KF-FREIGHT", "label": "Kestle Freight"}],
+    uom_codes={"PCT": "percent", "EUR_M": "euros, millions"},
+    facts=[
+        {"entity": "KF", "metric": "revenue", "period": "FY2025", "value": 212.4, "uom": "EUR_M"},
+        {"entity": "KF-FREIGHT", "metric": "revenue", "period": "FY2025", "value": 38.1,
+         "uom": "EUR_M"},
+        {"entity": "KF", "metric": "on_time_departures", "period": "TTM Q3 2025", "value": 81.2,
+         "uom": "PCT"},
+    ],
+    people=[{"Name": "Maren Holt", "Function": "Chair of the crew council",
+             "Deal role": "Blocker", "Notes": "Any rostering tool needs a crew agreement."}],
+)  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def kestle(tmp_path_factory: pytest.TempPathFactory) -> TurnDeps:
+    return offline_deps(tmp_path_factory.mktemp("kestle"), {"kestle": KESTLE})
+
+
+def test_a_row_of_a_fact_table_is_a_figure_named_by_its_metric(kestle: TurnDeps) -> None:
+    punctual = ask(kestle, "kestle", "on time departures?")
+    assert texts(punctual)[0] == "On time departures: 81.2% (TTM Q3 2025)."
+    freight = " ".join(texts(ask(kestle, "kestle", "freight revenue?")))
+    assert "Revenue (KF-FREIGHT): €38.1M" in freight
+
+
+def test_a_person_is_found_by_two_words_of_their_title(kestle: TurnDeps) -> None:
+    said = texts(ask(kestle, "kestle", "how do i handle the crew council"))
+    assert any("Maren Holt" in t for t in said), said

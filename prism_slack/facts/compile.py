@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from functools import lru_cache
@@ -136,6 +136,7 @@ def compile_facts(data: Mapping[str, Any]) -> ReportFacts:
         declared_scale,
         percent_fractions=_percent_fractions(leaves),
     )
+    compiler.unit_legend = _unit_legend(data, leaves)
     compiler.walk_object("", data, _Scope(fractions=compiler.fractions), [])
     return ReportFacts(compiler.facts, compiler.series, compiler.tables, compiler.across)
 
@@ -154,6 +155,8 @@ class _Compiler:
         self.report_scale = scale
         self.percent_fractions = percent_fractions
         """The report's percent keys mostly hold numbers below 1: fractions, perhaps."""
+        self.unit_legend: dict[str, str] = {}
+        """Unit codes the report spells out (``uom_codes: {PCT: "percent", …}``)."""
         self.facts: dict[str, TypedFact] = {}
         self.series: dict[str, TypedFact] = {}
         self.tables: dict[str, Table] = {}
@@ -436,14 +439,16 @@ class _Compiler:
             scale, sources["scale"] = key.scale, Source.KEY
         elif scope.scale is not None:
             scale, sources["scale"] = scope.scale, Source.SIBLING
-        # 1. a unit object or sibling unit field
+        # 1. a unit object or sibling unit field (a code the report's legend spells out)
+        if scope.unit is not None and _unread_code(scope.unit) in self.unit_legend:
+            scope = replace(scope, unit=self.unit_legend[scope.unit.strip()])
         pure = scope.unit is not None and scope.unit.strip().lower() in word_set("pure_units")
         if pure and abs(value) <= 1:
             sources["unit"] = Source.OBJECT  # XBRL's ``pure`` at most 1: a fraction
             return quantity(Unit.FRACTION), sources, None
         if scope.unit is not None and (m := _OUT_OF_UNIT.search(scope.unit)):
             sources["out_of"] = Source.OBJECT  # ``score out of 100``
-            return quantity(Unit.SCORE, out_of=float(m[1])), sources, None
+            return quantity(Unit.SCORE, out_of=float(m[1] or m[2])), sources, None
         if scope.unit is not None and not pure:
             read = _unit_text(scope.unit)
             if read is not None:
@@ -892,7 +897,11 @@ class _Shape:
         return obj[self.fields[words]] if words in self.fields else None
 
 
-_OUT_OF_UNIT = re.compile(r"\bout\s+of\s+(\d+(?:\.\d+)?)\b", re.IGNORECASE)
+_OUT_OF_UNIT = re.compile(
+    r"\bout\s+of\s+(\d+(?:\.\d+)?)\b|\bscore\s+from\s+0\b[^0-9]*\bto\s+(\d+(?:\.\d+)?)\b",
+    re.IGNORECASE,
+)
+"""A unit text that gives a score's top: "score out of 100", "score from 0 (absent) to 5"."""
 _OUT_OF = re.compile(r"(?:\bout\s+of|/)\s*(\d+(?:\.\d+)?)\s*\)")
 
 
@@ -940,6 +949,46 @@ def _shape(keys: tuple[Any, ...]) -> _Shape:
             (k for words, k in fields.items() if "_".join(words) in word_set("period_keys")), None
         ),
     )
+
+
+def _unit_legend(data: Mapping[str, Any], leaves: Sequence[tuple[str, Any]]) -> dict[str, str]:
+    """The object that spells out the unit codes the report's unit fields use (``uom_codes:
+    {CAD_M: "Canadian dollars, millions", PCT: "percent"}``): one whose keys name at least
+    two of those codes and whose values are all text."""
+    unit_keys = word_set("unit_keys")
+    codes = {
+        value.strip()
+        for key, value in leaves
+        if isinstance(value, str) and "_".join(key_words(key)) in unit_keys
+    }
+    if len(codes) < LEGEND_CODES:
+        return {}
+    for obj in _objects(data):
+        named = codes & set(obj)
+        if len(named) >= LEGEND_CODES and all(isinstance(v, str) for v in obj.values()):
+            return {str(k): str(v) for k, v in obj.items()}
+    return {}
+
+
+LEGEND_CODES = 2
+
+
+def _unread_code(unit: str) -> str | None:
+    """``unit`` when it is a code the unit grammar does not read (``PCT`` is read, and
+    ``CAD_M`` too; ``SCORE_0_5`` is not), else ``None``."""
+    read = _unit_text(unit)
+    unread = read is None or (read[0] in (Unit.COUNT, Unit.NUMBER) and read[1] is None)
+    return unit.strip() if unread else None
+
+
+def _objects(data: Any) -> Iterator[Mapping[str, Any]]:
+    if isinstance(data, Mapping):
+        yield data
+        for value in data.values():
+            yield from _objects(value)
+    elif isinstance(data, list):
+        for value in data:
+            yield from _objects(value)
 
 
 def _power_of_ten(magnitude: Any, shape: _Shape, unit: Any) -> bool:
@@ -1167,7 +1216,7 @@ def _unit_text(unit: str) -> tuple[Unit, str | None, float | None, str | None] |
     if currency:  # beside a currency, ``m`` is millions (``USD m``)
         factor = next((f for t in tokens if (f := scale_factor(t))), None)
         return Unit.CURRENCY, currency, factor, None
-    if low.startswith("%") or tokens[:1] in (["percent"], ["pct"]):
+    if low.startswith("%") or [t.lower() for t in tokens[:1]] in (["percent"], ["pct"]):
         return Unit.PERCENT, None, None, text if len(text) > 1 else None
     if low in {"x", "times"}:  # a multiple as written: 4.6 with unit ``x`` is 4.6x
         return Unit.RATIO, None, None, "x"

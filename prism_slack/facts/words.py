@@ -70,6 +70,8 @@ MEASURE_LABEL_KEYS = word_set("measure_label_keys")
 value: 12.5}``, ``{concept: "Revenue", value: …}``)."""
 ROW_LABEL_KEYS = MEASURE_LABEL_KEYS | word_set("thing_label_keys")
 """Keys of a row's cell that labels its value: its measure, or the thing it is of."""
+QUALIFIER_KEYS = word_set("qualifier_keys")
+"""Keys of a row's cell that says which part of the business its figure is of."""
 UNIT_KEYS = word_set("unit_keys")
 """Keys (words joined by ``_``) of a field that states the unit of the value beside it."""
 VALUE_META_KEYS = word_set("value_meta_keys")

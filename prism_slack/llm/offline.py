@@ -1198,14 +1198,22 @@ class Composer:
     # -- helpers -----------------------------------------------------------------------
 
     def person_named(self, text: str) -> Item | None:
-        """The person the question names by full name or by a title of two words or more
-        ("their head of IT", "the quality director"), stop words and case included."""
+        """The person the question names by full name, or by two words or more of a title
+        ("their head of IT", "the quality director", "the works council" of "Works council
+        chair"), stop words and case included."""
         said = f" {' '.join(lexicon.words(text))} "
         for person in self.index.people():
-            for key in ("name", "title"):
-                phrase = " ".join(lexicon.words(person.get(key) or ""))
-                if phrase.count(" ") >= 1 and f" {phrase} " in said:
-                    return person
+            phrase = " ".join(lexicon.words(person.get("name") or ""))
+            if phrase.count(" ") >= 1 and f" {phrase} " in said:
+                return person
+        for person in self.index.people():  # "the works council" of "Works council chair"
+            title = lexicon.words(person.get("title") or "")
+            for n in range(len(title), 1, -1):
+                for i in range(len(title) - n + 1):
+                    run = title[i : i + n]
+                    hard = [w for w in run if not lexicon.is_stop(w)]
+                    if len(hard) >= 2 and f" {' '.join(run)} " in said:
+                        return person
         return None
 
     def person_in_role(self, text: str) -> Item | None:

@@ -32,7 +32,13 @@ from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
 from prism_slack.evidence import Leaf, join_key
-from prism_slack.facts.words import ROW_LABEL_KEYS, UNIT_KEYS, VALUE_META_KEYS, labelled
+from prism_slack.facts.words import (
+    QUALIFIER_KEYS,
+    ROW_LABEL_KEYS,
+    UNIT_KEYS,
+    VALUE_META_KEYS,
+    labelled,
+)
 from prism_slack.llm import lexicon
 from prism_slack.reports.detect import CompanyIndex
 from prism_slack.reports.model import Report
@@ -305,6 +311,18 @@ class _Builder:
         self.common: set[str] = set()
         self.caps: set[str] = set()
         self.lower: set[str] = set()
+        self.parts: dict[str, set[str]] = {}
+        """A row's figure name → the parts of the business rows give it for (``revenue`` →
+        ``{BRA, BRA-CARGO}``): a name given for two parts is said with its part."""
+
+    def part_of(self, row: Mapping[str, Any], label: str) -> str | None:
+        """The part of the business a row's figure is of, as the row writes it, when rows
+        of other parts hold a figure of the same name (``revenue`` of ``BRA-CARGO``)."""
+        for key, value in row.items():
+            if "_".join(lexicon.key_words(str(key))) in QUALIFIER_KEYS and isinstance(value, str):
+                part = value.strip()
+                return part if len(self.parts.get(label, ())) > 1 else None
+        return None
 
     def add(self, item: Item, strengths: _Strengths, names: frozenset[str]) -> None:
         i = len(self.items)
@@ -494,12 +512,16 @@ class _Builder:
         and worded as a key is; the unit's words say what the figure counts or measures
         (``accounts``, ``devices``), the way a key's unit word does."""
         label = str(value[name]).strip()
-        named = (*keys, label)
-        leaves: list[Leaf] = []
-        _flatten(path, value, leaves)
+        part = self.part_of(value, label)
         key = _row_value_key({k: v for k, v in value.items() if k != name}, self.facts, path)
         assert key is not None  # _row_name checked it
         first = join_key(path, key)
+        typed = self.facts.get(first)
+        if " " not in label and typed is not None and typed.label:
+            label = typed.label  # an identifier (``otp_departure_d15``) as its words
+        named = (*keys, f"{label} ({part})" if part else label)
+        leaves: list[Leaf] = []
+        _flatten(path, value, leaves)
         leaves = sorted(leaves, key=lambda leaf: leaf.path != first)
         strengths = _Strengths()
         strengths.keys(named)
@@ -849,6 +871,7 @@ _SCALE_RANGE = re.compile(r"\s*[01]\s*(?:[-–—]|to)\s*\d+(?:\.\d+)?\s*")
 def build_index(report: Report) -> ReportIndex:
     """Index every section of ``report`` (except access control) in document order."""
     builder = _Builder(report.facts)
+    builder.parts = _parts(report.data)
     for key, value in report.data.items():
         if key not in SKIPPED_SECTIONS:
             builder.walk(join_key("", key), (key,), value)
@@ -958,11 +981,34 @@ def _row_value_key(rest: Mapping[str, Any], facts: ReportFacts, path: str) -> st
     """The key of a row's figure, once its name field is set aside; a note beside it
     (``{"label": "Practices", "value": 146, "unit": "locations", "note": …}``) is no
     other field."""
-    rest = {k: v for k, v in rest.items() if "_".join(lexicon.key_words(str(k))) not in NOTE_KEYS}
+    rest = {
+        k: v
+        for k, v in rest.items()
+        if "_".join(lexicon.key_words(str(k))) not in NOTE_KEYS | QUALIFIER_KEYS
+    }
     if len(rest) == 1:
         only = str(next(iter(rest)))
         return only if "_".join(lexicon.key_words(only)) in VALUE_KEYS else None
     return _value_key(rest, facts, path)
+
+
+def _parts(data: Mapping[str, Any]) -> dict[str, set[str]]:
+    """Each name a row gives its figure (``metric: revenue``) → the parts of the business
+    (``entity``, ``segment``) rows give it for."""
+    out: dict[str, set[str]] = {}
+    stack: list[Any] = [data]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list):
+            stack += node
+        elif isinstance(node, Mapping):
+            fields = {"_".join(lexicon.key_words(str(k))): v for k, v in node.items()}
+            part = next((v for k, v in fields.items() if k in QUALIFIER_KEYS), None)
+            label = next((v for k, v in fields.items() if k in ROW_LABEL_KEYS), None)
+            if isinstance(part, str) and isinstance(label, str):
+                out.setdefault(label.strip(), set()).add(part.strip())
+            stack += list(node.values())
+    return out
 
 
 def index_for(report: Report) -> ReportIndex:

@@ -114,6 +114,8 @@ def _leaf_facts(leaf: Leaf, ordinary: frozenset[str], typed: TypedFact | None) -
         units |= units_of(leaf.value, names, found.identifiers)
     if typed is not None and typed.sources.get("label") in (Source.SIBLING, Source.HEADER):
         path_word_list = path_word_list + key_words(typed.label)  # a row's label names it
+    if typed is not None and typed.period_text and typed.period_text not in leaf.path:
+        path_word_list = path_word_list + words(typed.period_text)  # its period: "TTM Q3 2025"
     phrases = path_phrases(leaf.path)
     path_texts = tuple(squash_text(p) for p in phrases)
     units |= {squash_name(p) for p in phrases} | {w for w in path_word_list if w.isalnum()}
