@@ -153,6 +153,25 @@ def test_a_count_named_by_where_it_is_answers_it(deps: TurnDeps) -> None:
     assert texts(subscribers) == ["Newsletter subscribers: 48,200."]
 
 
+@pytest.mark.parametrize("question", ["what's the story here", "where should i focus"])
+def test_a_vague_ask_for_the_story_is_a_summary(deps: TurnDeps, question: str) -> None:
+    story = ask(deps, "heron", question)
+    assert not any(p.kind == "absent" for p in story.posted)
+    assert cited(story)[0] == "findings[0].title"  # the most severe finding first
+
+
+def test_a_rate_the_report_does_not_hold_is_absent_with_what_it_has(
+    tmp_path: Path,
+) -> None:
+    """ "website bounce rate": the website is there, no figure of it is."""
+    site = envelope("Quarry Lane Dental", website={"cms": "Sitecore", "host": "WP Engine"})
+    bounce = ask(
+        offline_deps(tmp_path, {"quarry": site}), "quarry", "what's the website bounce rate"
+    )
+    assert bounce.posted[0].kind == "absent"
+    assert "Sitecore" in " ".join(texts(bounce))  # what it has, offered as such
+
+
 def test_tldr_is_one_word_not_two_parts(deps: TurnDeps) -> None:
     brief = ask(deps, "heron", "tl;dr before my call?")
     assert not any(p.kind == "absent" for p in brief.posted)

@@ -89,7 +89,10 @@ _HOW_DO_I = re.compile(r"\bhow (?:do|should|can|could|would|will) (?:i|we)\b", r
 _SIZE_WORDS = lexicon.wordset("big size sized large larger scale")
 _BEST_WORDS = lexicon.wordset("best highest strongest top")
 _WORST_WORDS = lexicon.wordset("worst lowest weakest bottom")
-_FIGURE_ASKS = re.compile(r"\bhow (?:many|much)\b|%|\bpercent(?:age)?\b|\bnumber of\b", re.I)
+_FIGURE_ASKS = re.compile(
+    r"\bhow (?:many|much)\b|%|\bpercent(?:age)?\b|\bnumber of\b|\b(?:rate|ratio)\b\W*$", re.I
+)
+"""A question that asks for a figure: how many, a percent, a rate or ratio it ends on."""
 _METRIC_TERMS = lexicon.wordset(
     "nps csat ltv cac arr mrr aov gmv dso nrr grossmargin operatingmargin ebitdamargin "
     "netmargin netincome netrevenue"
