@@ -183,3 +183,43 @@ def test_a_passage_s_figure_is_of_the_period_written_after_it(
     text: str, expected: Expected
 ) -> None:
     assert meets(outcome(NAMED, text, ("results.body",)), expected)
+
+
+PROSE: Report = build_report(
+    "prose",
+    {
+        **ENVELOPE,
+        "summary": {
+            "body": "EBITDA was £21.8m, a margin of 15.7%. Adjusted EBITDA, which adds back "
+            "acquisition costs, was £24.1m."
+        },
+        "systems": {"CRM": "none — contracts tracked in SAP SD and Excel"},
+        "kpis": [{"metric": "ebitda_margin_change", "value": -80, "uom": "BPS"}],
+        "uom_codes": {"BPS": "basis points", "SCORE_0_5": "score from 0 (absent) to 5 (leading)"},
+        "assessments": [
+            {"area": "Disruption handling", "score": 1.5, "uom": "SCORE_0_5"},
+            {"area": "Crew planning", "score": 3.0, "uom": "SCORE_0_5"},
+        ],
+    },
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "paths", "expected"),
+    [
+        # a relative clause between a passage's subject and its figure
+        ("Adjusted EBITDA was £24.1m.", ("summary.body",), "supported"),
+        # a value that opens by saying there is none
+        ("They have no CRM.", ("systems.CRM",), "supported"),
+        # a direction verb is no word substituted for the key's "change"
+        ("EBITDA margin slipped 80 basis points.", ("kpis[0]",), "supported"),
+        # a cited text that gives the scale
+        ("Disruption handling scores 1.5 out of 5.", ("assessments[0]", "uom_codes.SCORE_0_5"),
+         "supported"),
+        ("Disruption handling scores 1.5 out of 5.", ("assessments[0]",), "fails"),
+    ],
+)  # fmt: skip
+def test_a_value_is_read_as_a_person_reads_it(
+    text: str, paths: tuple[str, ...], expected: Expected
+) -> None:
+    assert meets(outcome(PROSE, text, paths), expected)

@@ -49,6 +49,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
+from prism_slack.language import stem
 from prism_slack.verdict import Derivation, Problem
 from prism_slack.verify.index import Container, LeafFacts
 from prism_slack.verify.numbers import UNITS, DatePoint, Period, QKind, Quantity
@@ -445,6 +446,7 @@ def _score(q: Quantity, cited: Sequence[LeafFacts]) -> Anchoring:
             for leaf in value_leaves
         )
         or any(leaf not in value_leaves and _plain_whole(leaf, q.scale) for leaf in cited)
+        or any(leaf not in value_leaves and _states_scale(leaf, q.scale) for leaf in cited)
     )
     if not scale_cited:
         problem = Problem(
@@ -492,6 +494,18 @@ def _record(q: Quantity, cited: Sequence[LeafFacts], containers: Sequence[Contai
     if parts and all(a.sources for a in parts):
         return Anchoring(q, tuple(dict.fromkeys(s for a in parts for s in a.sources)))
     return Anchoring(q, (), Problem("anchor.record_no_match", f"'{q.text}' matches no cited value"))
+
+
+_SCALE_STEMS = frozenset({stem("scale"), stem("score")})
+
+
+def _states_scale(leaf: LeafFacts, top: Decimal) -> bool:
+    """A cited text that gives a scale with this top ("score from 0 (absent) to 5")."""
+    return (
+        leaf.is_text
+        and bool(_SCALE_STEMS & leaf.stems)
+        and any(v.kind is QKind.NUMBER and v.value == top for v in leaf.quantities)
+    )
 
 
 _SCALE_SLIPS = tuple(Decimal(10) ** k for k in (-9, -6, -3, -2, -1, 1, 2, 3, 6, 9))

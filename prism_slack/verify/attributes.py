@@ -909,6 +909,8 @@ def substituted_cells(
             written = raw[i + diff[0]]
             if _NEGATED.match(text, found[i + diff[0]].end()):
                 continue  # "aren't disclosed": a negation, not a word for "paid"
+            if written.lower() in lexicon.DIRECTION_UP | lexicon.DIRECTION_DOWN:
+                continue  # "margin slipped" for "margin change": a direction, read elsewhere
             if not written.islower() or language.common(written):
                 continue  # a capitalised name is check 6's; "bad" for "worst": a paraphrase
             if difflib.SequenceMatcher(None, said, meant).ratio() >= SUBSTITUTE_LIKENESS:

@@ -180,9 +180,18 @@ def _day(d: DatePoint) -> tuple[int | None, int | None]:
 _CLAUSE_MARK = re.compile(r"[.;!?,](?:\s|$)")
 
 
+_OPENING = re.compile(r"\s*[—–;:(]\s*|\s+-\s+")
+"""Where a value's opening statement ends: "none — contracts tracked in SAP SD"."""
+_RELATIVE = re.compile(r",\s+(?:which|who|whose)\b[^,.;!?]*,")
+"""A relative clause set off by commas: the figure after it is its sentence subject's
+("Adjusted EBITDA, which adds back acquisition costs, was £24.1m")."""
+
+
 def _sentence_clause(masked: str, start: int, end: int) -> str:
-    """The part of a report sentence around ``masked[start:end]``, between punctuation."""
-    before = _CLAUSE_MARK.split(masked[:start])[-1]
+    """The part of a report sentence around ``masked[start:end]``, between punctuation
+    (a relative clause before it passed over)."""
+    head = _RELATIVE.sub(lambda m: " " * len(m.group(0)), masked[:start])
+    before = _CLAUSE_MARK.split(head)[-1]
     after = _CLAUSE_MARK.split(masked[end:])[0]
     return f"{before} {after}"
 
@@ -556,7 +565,10 @@ class VerifierIndex:
         ``-``, ``0``: ``lexicon.ABSENT_VALUES``)?"""
         text = self.texts.get(leaf.path)
         if text is not None:
-            return " ".join(text.lower().split()) not in lexicon.ABSENT_VALUES
+            opening = _OPENING.split(text, maxsplit=1)[0]  # "none — tracked in Excel"
+            return (
+                not {" ".join(t.lower().split()) for t in (text, opening)} & lexicon.ABSENT_VALUES
+            )
         return any(q.value != 0 for q in leaf.quantities if q.numeric and not q.from_path)
 
     def key_fit(self, path: str, said: frozenset[str]) -> float:
