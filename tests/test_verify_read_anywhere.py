@@ -209,6 +209,9 @@ PROSE: Report = build_report(
     [
         # a relative clause between a passage's subject and its figure
         ("Adjusted EBITDA was £24.1m.", ("summary.body",), "supported"),
+        # a qualifier the passage gives its figure, dropped or added
+        ("EBITDA was £24.1m.", ("summary.body",), "undecided"),
+        ("Adjusted EBITDA was £21.8m.", ("summary.body",), "undecided"),
         # a value that opens by saying there is none
         ("They have no CRM.", ("systems.CRM",), "supported"),
         # a direction verb is no word substituted for the key's "change"

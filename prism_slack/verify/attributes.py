@@ -258,6 +258,19 @@ Requalified = Callable[[LeafFacts, frozenset[str]], bool]
 (``VerifierIndex.requalified``)?"""
 
 
+FIGURE_QUALIFIERS = lexicon.words("figure_qualifiers")
+
+
+def _qualifier_dropped(
+    q: Quantity, pairs: Sequence[tuple[Quantity, WordSet | None]], clause: Sequence[str]
+) -> bool:
+    """Do the passage and the claim qualify the figure differently (``adjusted``,
+    ``like-for-like``): one says the qualifier and the other does not?"""
+    said = {w.lower() for w in clause}
+    own = [t for v, t in pairs if t is not None and matches(q, v)]
+    return bool(own) and all(any(t.has(w) != (w in said) for w in FIGURE_QUALIFIERS) for t in own)
+
+
 def _fits(
     q: Quantity,
     clause: list[str],
@@ -310,6 +323,8 @@ def _fits(
     if reversed_ and (qualifiers or (reversed_ & named and not speaks)):
         return "contradicts"  # "net margin" citing gross_margin
     pairs = list(zip(source.quantities, source.clauses, strict=True))
+    if source.is_text and _qualifier_dropped(q, pairs, clause):
+        return "doubt"  # "EBITDA was £24.1m" of "Adjusted EBITDA … was £24.1m", or back
     if missing:
         if missing & named and not speaks:
             return "contradicts"
