@@ -2,9 +2,9 @@
 
 The corpora of ``../shared/corpora`` (the path is an argument: natural-claims,
 report-styles, infotabs-dev, tabfact-dev) and the blind sets kept in ``bench/corpora``
-(house-styles, export-styles, object-styles, table-styles), verified in-process — the
-verifier is called directly, one report index built once per report, no process per
-report. Among them:
+(house-styles, export-styles, object-styles, table-styles, locale-styles), verified
+in-process — the verifier is called directly, one report index built once per report, no
+process per report. Among them:
 
 - ``natural-claims/claims.jsonl``: LLM-phrased claims over the four sample reports in
   ``reports/``; per class, the false flags (correct claims marked unsupported) and the
@@ -194,6 +194,14 @@ def object_styles(corpora: Path) -> Corpus:
     )
 
 
+def locale_styles(corpora: Path) -> Corpus:
+    """Three more house styles, written blind in session 13 (``bench/corpora/locale-styles``)."""
+    base = ROOT / "bench" / "corpora" / "locale-styles"
+    return _claims(
+        "locale-styles", base / "reports", base / "claims.jsonl", "ok", "class", ids=True
+    )
+
+
 def table_styles(corpora: Path) -> Corpus:
     """Three more house styles, written blind in session 12 (``bench/corpora/table-styles``)."""
     base = ROOT / "bench" / "corpora" / "table-styles"
@@ -270,6 +278,7 @@ CORPORA = {
     "export-styles": export_styles,
     "object-styles": object_styles,
     "table-styles": table_styles,
+    "locale-styles": locale_styles,
     "infotabs-dev": infotabs,
     "tabfact-dev": tabfact,
 }

@@ -21,7 +21,7 @@ HALVERN: dict[str, Any] = envelope(
         {"name": "Pension deficit", "value": "not disclosed; under actuarial review"},
         {"name": "Energy hedging cost", "value": "n/a"},
     ],
-    kiln={"uptime": 0.934, "rebuild_cost_gbp": None, "furnace_count": "—"},
+    kiln={"uptime": 0.934, "rebuild_cost_gbp": None, "furnace_count": "—", "dividend": "k. A."},
 )  # fmt: skip
 
 
@@ -32,6 +32,7 @@ HALVERN: dict[str, Any] = envelope(
         ("finance[2].value", False),
         ("kiln.rebuild_cost_gbp", False),
         ("kiln.furnace_count", False),
+        ("kiln.dividend", False),  # keine Angabe
         ("finance[0].value", True),
         ("kiln.uptime", True),
     ],

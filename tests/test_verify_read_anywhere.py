@@ -9,9 +9,11 @@ from typing import Any
 
 import pytest
 
+from prism_slack.claims import Claim
 from prism_slack.reports import numbers_style
 from prism_slack.reports.model import Report, build_report
 from prism_slack.testing.verify_cases import Expected, meets, outcome
+from prism_slack.verify import verify_claim
 
 ENVELOPE: dict[str, Any] = {
     "company": {"name": "Voss Kältetechnik", "aliases": ["Voss"]},
@@ -193,6 +195,11 @@ PROSE: Report = build_report(
             "body": "EBITDA was £21.8m, a margin of 15.7%. Adjusted EBITDA, which adds back "
             "acquisition costs, was £24.1m."
         },
+        "results": {
+            "body": "Revenue was £138.6m in FY2025, up from £127.9m in FY2024. Like-for-like "
+            "revenue grew 3.1%."
+        },
+        "rivals": [{"name": "Liftco", "notes": "Won 3 Voss contracts in Graz in 2025."}],
         "systems": {"CRM": "none — contracts tracked in SAP SD and Excel"},
         "kpis": [{"metric": "ebitda_margin_change", "value": -80, "uom": "BPS"}],
         "uom_codes": {"BPS": "basis points", "SCORE_0_5": "score from 0 (absent) to 5 (leading)"},
@@ -212,6 +219,10 @@ PROSE: Report = build_report(
         # a qualifier the passage gives its figure, dropped or added
         ("EBITDA was £24.1m.", ("summary.body",), "undecided"),
         ("Adjusted EBITDA was £21.8m.", ("summary.body",), "undecided"),
+        # a figure reckoned from the group's revenue, said of like-for-like revenue
+        ("Like-for-like revenue grew 8.4%.", ("results.body",), "undecided"),
+        # who won from whom: a verb that sets one party against another is judged
+        ("Liftco lost three contracts to Voss in Graz.", ("rivals[0].notes",), "undecided"),
         # a value that opens by saying there is none
         ("They have no CRM.", ("systems.CRM",), "supported"),
         # a direction verb is no word substituted for the key's "change"
@@ -226,3 +237,12 @@ def test_a_value_is_read_as_a_person_reads_it(
     text: str, paths: tuple[str, ...], expected: Expected
 ) -> None:
     assert meets(outcome(PROSE, text, paths), expected)
+
+
+def test_who_won_from_whom_is_never_posted_as_a_restatement() -> None:
+    claim = Claim(
+        text="Liftco lost three contracts to Voss in Graz.", kind="fact",
+        evidence=["rivals[0].notes"],
+    )  # fmt: skip
+    verdict = verify_claim(claim, PROSE)
+    assert verdict.undecided and not verdict.restates, verdict

@@ -258,9 +258,6 @@ Requalified = Callable[[LeafFacts, frozenset[str]], bool]
 (``VerifierIndex.requalified``)?"""
 
 
-FIGURE_QUALIFIERS = lexicon.words("figure_qualifiers")
-
-
 def _qualifier_dropped(
     q: Quantity, pairs: Sequence[tuple[Quantity, WordSet | None]], clause: Sequence[str]
 ) -> bool:
@@ -268,7 +265,9 @@ def _qualifier_dropped(
     ``like-for-like``): one says the qualifier and the other does not?"""
     said = {w.lower() for w in clause}
     own = [t for v, t in pairs if t is not None and matches(q, v)]
-    return bool(own) and all(any(t.has(w) != (w in said) for w in FIGURE_QUALIFIERS) for t in own)
+    return bool(own) and all(
+        any(t.has(w) != (w in said) for w in lexicon.FIGURE_QUALIFIERS) for t in own
+    )
 
 
 def _fits(

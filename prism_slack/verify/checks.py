@@ -1093,8 +1093,9 @@ FIGURE_UNNAMED = "attribute.figure_unnamed"
 _PER_PERIOD = frozenset({"monthly", "quarterly", "weekly", "daily"})
 """Measures that say how often (``data/words/measures.yaml``): a rate of another period is
 another figure."""
-_NEVER_FRAMING = lexicon.POLARITY | lexicon.HIGHEST | lexicon.LOWEST
-"""Unfound words that assert, never frame: quantifiers and superlatives no rule read."""
+_NEVER_FRAMING = lexicon.POLARITY | lexicon.HIGHEST | lexicon.LOWEST | lexicon.RIVAL_VERBS
+"""Unfound words that assert, never frame: quantifiers, superlatives and the verbs that set
+one party against another, when no rule read them."""
 
 NOTHING_ANCHORED = Problem(
     "attribute.nothing_anchored",

@@ -99,6 +99,8 @@ BE_VERBS: frozenset[str] = inflected("be_verbs")
 RELATION_LINKS = words("relation_links")
 NEGATIVE_SENSE: frozenset[str] = inflected("negative_sense")
 LOSS_VERBS: frozenset[str] = inflected("loss_verbs")
+RIVAL_VERBS: frozenset[str] = inflected("rival_verbs")
+FIGURE_QUALIFIERS = words("figure_qualifiers")
 NEAR_BOUND_WORDS: tuple[str, ...] = ordered("near_bound_words")
 BOUNDS: dict[str, str] = {
     **_table("bounds"),

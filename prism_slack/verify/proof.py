@@ -192,6 +192,14 @@ def decide(
     if said:
         words = ", ".join(sorted(said))
         doubts.append(_doubt(SETTLE_ASSERTION, f"{SETTLE_ASSERTION.doc}: {words}"))
+    qualified = (
+        derived and set(re.findall(r"[a-z]+", claim_text.lower())) & lexicon.FIGURE_QUALIFIERS
+    )
+    if qualified:  # "like-for-like revenue grew 8.4%": reckoned from the group's figures
+        words = ", ".join(sorted(qualified))
+        doubts.append(
+            _doubt(SETTLE_ASSERTION, f"a derived figure said of a qualified measure: {words}")
+        )
     dropped = _denial_dropped(report, cited, found, claim_text)
     if dropped:
         doubts.append(_doubt(SETTLE_ASSERTION, f"the cited text denies it: '{dropped}'"))
