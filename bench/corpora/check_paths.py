@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Resolve every path cited in claims.jsonl, questions.jsonl and rep-questions.jsonl.
+"""Resolve every path cited in a blind set's claims.jsonl, questions.jsonl and
+rep-questions.jsonl: ``python3 bench/corpora/check_paths.py bench/corpora/table-styles``.
 
 Paths: dotted identifiers, [i] list indexes, ["..."] keys that are not plain identifiers.
 An `a|b` entry must resolve in every alternative. Exits 1 on any miss or format error.
@@ -10,8 +11,8 @@ import re
 import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-SAMPLE_REPORTS = HERE.parent.parent.parent / "reports"  # the repository's sample reports
+HERE = Path(sys.argv[1]).resolve() if len(sys.argv) > 1 else Path.cwd()
+SAMPLE_REPORTS = Path(__file__).resolve().parents[2] / "reports"  # the sample reports
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
