@@ -202,10 +202,10 @@ def named_ranks(
             if named is None or measure is None:
                 continue
             by = _BY.search(masked.lower(), m.end(), m.end() + REACH)
-            if by and stem(by.group(1)) not in {stem(w) for w in key_words(canonical_key(measure))}:
+            measured = {stem(w) for w in key_words(_canonical_key(measure))}
+            if by and stem(by.group(1)) not in measured:
                 break  # "biggest by headcount": a measure the members do not hold
-            own = {stem(w) for w in [*key_words(canonical_key(measure)), *words(container)]}
-            if stem(m.group(2)) in own:
+            if stem(m.group(2)) in measured | {stem(w) for w in words(container)}:
                 break  # a superlative the ranked field's key says (``highest_mark``)
             peers = {k: v.values[measure] for k, v in members.items() if measure in v.values}
             labels = {k: v.label for k, v in members.items()}
@@ -271,14 +271,14 @@ def _label(head: str, values: dict[str, TypedFact], name: str | None) -> str:
     """A member's label: its key (an object's member), else the label its value was given
     by a sibling (a row's label, ``{name, value}``), else the record's first name."""
     if not head.startswith("[") or head.startswith('["'):
-        return " ".join(key_words(canonical_key(head)))
+        return " ".join(key_words(_canonical_key(head)))
     for fact in values.values():
         if fact.sources.get("label") is not None:
             return fact.label
     return name or ""
 
 
-def canonical_key(head: str) -> str:
+def _canonical_key(head: str) -> str:
     """``.coatings-additives`` or ``["Net revenue"]`` → the key as written."""
     if head.startswith('["'):
         return str(json.loads(head[1:-1]))
@@ -315,7 +315,7 @@ def _measure(members: dict[str, _Member], said: set[str], word: str) -> str | No
         shared.remove("")  # a record's own fields are peers only when they are alike
     if len(shared) == 1:
         return shared[0]
-    named = [r for r in shared if {stem(w) for w in key_words(canonical_key(r))} & said]
+    named = [r for r in shared if {stem(w) for w in key_words(_canonical_key(r))} & said]
     if len(named) == 1:
         return named[0]
     if word in SIZE_WORDS and not named:
