@@ -153,7 +153,10 @@ def test_a_count_named_by_where_it_is_answers_it(deps: TurnDeps) -> None:
     assert texts(subscribers) == ["Newsletter subscribers: 48,200."]
 
 
-@pytest.mark.parametrize("question", ["what's the story here", "where should i focus"])
+@pytest.mark.parametrize(
+    "question",
+    ["what's the story here", "where should i focus", "3 talking points", "3 bullets on heronwick"],
+)
 def test_a_vague_ask_for_the_story_is_a_summary(deps: TurnDeps, question: str) -> None:
     story = ask(deps, "heron", question)
     assert not any(p.kind == "absent" for p in story.posted)
@@ -170,6 +173,15 @@ def test_a_rate_the_report_does_not_hold_is_absent_with_what_it_has(
     )
     assert bounce.posted[0].kind == "absent"
     assert "Sitecore" in " ".join(texts(bounce))  # what it has, offered as such
+
+
+def test_a_tool_used_for_a_measure_s_subject_is_the_tool(tmp_path: Path) -> None:
+    """ "what are they using for reviews": the reviews tool, not what customers think."""
+    shop = envelope("Quarry Lane Outdoor", metrics={"nps": 41}, vendors={"reviews": "Bazaarvoice"})
+    reviews = ask(
+        offline_deps(tmp_path, {"quarry": shop}), "quarry", "what are they using for reviews"
+    )
+    assert cited(reviews) == ["vendors.reviews"]
 
 
 def test_tldr_is_one_word_not_two_parts(deps: TurnDeps) -> None:

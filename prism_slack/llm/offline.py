@@ -821,7 +821,7 @@ class Composer:
         if concepts.asks_risks(q.text) and self.index.findings():
             return self.risks()
         measure = concepts.measure_asked(q.text)
-        if measure is not None:
+        if measure is not None and lexicon.VENDOR not in q.content:  # not "using for reviews"
             held, unheld = concepts.measure_items(self.index, measure, q.text)
             held = [item for item in held if self.quantity(item) is not None]  # figures only
             if not held:
