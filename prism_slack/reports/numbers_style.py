@@ -65,7 +65,7 @@ _DAY_DOT = re.compile(r"(?<![\d.])(\d{1,2})\.\s+(?=[A-Z][a-z]{2,8}\.?\s+(?:\d{4}
 
 def decimal_comma(data: Mapping[str, Any]) -> bool:
     """Does the report write its numbers with a decimal comma?"""
-    texts = list(_strings(data))
+    texts = [text for _, text in _keyed_strings(data)]
     declared = _declared(data)
     if declared is not None:
         return declared
@@ -118,11 +118,6 @@ def _declared(data: Mapping[str, Any]) -> bool | None:
         if re.match(r"^en(?:[-_][A-Za-z]{2})?\b", said) or "decimal point" in said.lower():
             return False
     return None
-
-
-def _strings(data: Any) -> Iterator[str]:
-    for _, value in _keyed_strings(data):
-        yield value
 
 
 def _keyed_strings(data: Any, key: str = "") -> Iterator[tuple[str, str]]:

@@ -82,9 +82,7 @@ def rank_findings(
         peers = _peers(leaf.path, index)
         if len(peers) < MIN_PEERS:
             continue
-        low = m.group(2) in lexicon.LOWEST
-        if m.group(2) in QUALITY_WORDS and lower_is_better(leaf.path.rpartition(".")[0], index):
-            low = not low
+        low = _runs_low(m.group(2), leaf.path.rpartition(".")[0], index)
         stated = lexicon.RANK_ORDINALS.get(m.group(1) or "", 1)
         ordered = sorted(set(peers.values()), reverse=not low)
         rank = ordered.index(value) + 1
@@ -156,11 +154,19 @@ _INVERTED = re.compile(
 """A scale whose best is its lowest number: "lower is better", "1 = sehr gut (best)"."""
 
 
-def lower_is_better(path: str, index: VerifierIndex) -> bool:
-    """Does the text beside ``path``'s collection (its own or its parent's values) say
+def _runs_low(word: str, path: str, index: VerifierIndex) -> bool:
+    """Does the superlative ``word`` rank ``path``'s collection from its lowest number: a
+    low-end word (``weakest``), or a high-end word of quality (``best``) on a scale the
+    text beside the collection says runs the other way?"""
+    low = word in lexicon.LOWEST
+    return not low if word in QUALITY_WORDS and _lower_is_better(path, index) else low
+
+
+def _lower_is_better(path: str, index: VerifierIndex) -> bool:
+    """Does the text beside ``path``'s collection (its own or its parents' values) say
     its scale runs the other way?"""
-    for container in dict.fromkeys((path, _parent(path), _parent(_parent(path)))):
-        for leaf in index.evidence.resolve(container) or [] if container else []:
+    for container in _with_parents(path):
+        for leaf in index.evidence.resolve(container) or []:
             if isinstance(leaf.value, str) and _INVERTED.search(leaf.value):
                 return True
     return False
@@ -209,10 +215,7 @@ def named_ranks(
                 break  # a superlative the ranked field's key says (``highest_mark``)
             peers = {k: v.values[measure] for k, v in members.items() if measure in v.values}
             labels = {k: v.label for k, v in members.items()}
-            low = m.group(2) in lexicon.LOWEST
-            if m.group(2) in QUALITY_WORDS and lower_is_better(container, index):
-                low = not low
-            ranked = _ranked(named, peers, labels, m, low=low)
+            ranked = _ranked(named, peers, labels, m, low=_runs_low(m.group(2), container, index))
             if ranked is None:
                 break
             if ranked == "":
@@ -230,17 +233,19 @@ _BY = re.compile(r"\bby\s+([a-z]+)")
 
 def _containers(paths: Sequence[str], index: VerifierIndex) -> list[str]:
     """The collections a cited path is, or is a member or a member's field of."""
-    out: dict[str, None] = {}
-    for path in paths:
-        for candidate in (path, _parent(path), _parent(_parent(path))):
-            if candidate and candidate in index.containers:
-                out[candidate] = None
-    return list(out)
+    found = (c for path in paths for c in _with_parents(path) if c in index.containers)
+    return list(dict.fromkeys(found))
 
 
-def _parent(path: str) -> str:
-    cut = max(path.rfind("."), path.rfind("["))
-    return path[:cut] if cut > 0 else ""
+def _with_parents(path: str) -> list[str]:
+    """``path``, its parent and its grandparent (``a.b[2].c``, ``a.b[2]``, ``a.b``)."""
+    out = [path]
+    for _ in range(2):
+        cut = max(out[-1].rfind("."), out[-1].rfind("["))
+        if cut <= 0:
+            break
+        out.append(out[-1][:cut])
+    return out
 
 
 def _members(container: str, index: VerifierIndex) -> dict[str, _Member]:
