@@ -37,7 +37,7 @@ class Leaf:
 
 
 def join_key(prefix: str, key: str) -> str:
-    part = key if _PLAIN_KEY.match(key) else f"[{json.dumps(key)}]"
+    part = key if _PLAIN_KEY.match(key) else f"[{json.dumps(key, ensure_ascii=False)}]"
     if not prefix:
         return part
     return f"{prefix}{part}" if part.startswith("[") else f"{prefix}.{part}"

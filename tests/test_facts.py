@@ -185,3 +185,10 @@ def test_a_unit_code_is_read_from_the_legend_the_report_gives() -> None:
     assert facts.get("facts[0].value").display == "78.4%"  # type: ignore[union-attr]
     assert facts.get("facts[1].value").display == "471.3M CAD"  # type: ignore[union-attr]
     assert facts.get("assessments[0].score").display == "1.5/5"  # type: ignore[union-attr]
+
+
+def test_a_year_under_a_period_key_is_a_year_not_a_count() -> None:
+    facts = facts_of({"rows": [{"name": "Re-enrolment rate", "value": "91 %", "asOf": "2026"}]})
+    as_of = facts.get("rows[0].asOf")
+    assert as_of is not None and as_of.display == "2026"
+    assert as_of.quantity is not None and as_of.quantity.unit.value == "year"

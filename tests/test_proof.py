@@ -135,6 +135,26 @@ OTHER: dict[str, Any] = {
         {"tournament": "grand slam", "1998": "0 - 1", "2012": "1 - 4"},
         {"venue": "punt road oval", "away_team_score": "10.11 (71)"},
     ],
+    "Key figures": {
+        "Net debt 31.12.2025": "€38.9M",
+        "Callback rate (repeat callout within 30 days)": "11.8%",
+    },
+    "otp": {"metric": "on-time performance", "period": "TTM Q3 2025", "value": 78.4, "unit": "%"},
+    "halves": [
+        {"metric": "load factor", "period": "2025-H1", "value": 77.6, "unit": "%"},
+        {"metric": "load factor", "period": "2025-H2", "value": 84.6, "unit": "%"},
+    ],
+    "costs": {"OperationsAndMaintenanceCostPerMW": "£61,500"},
+    "pnl": ["Revenue: AUD 188.4 million (FY25)", "EBITDA margin: 9.8% (FY25)"],
+    "monitoring": {
+        "Coverage": "16.6%",
+        "Platforms": "Kone 24/7 Connected Services (on 1,140 units) and Sensolift (on 1,320 units)",
+    },
+    "reminders": [
+        "Reminders sent by post: c. 33%",
+        "Missed appointments, SMS-reminder practices: 4.1%",
+        "Missed appointments, postal-reminder practices: 8.8%",
+    ],
 }
 
 
@@ -256,6 +276,37 @@ def other() -> Report:
          ["findings[1].detail"], UNDECIDED),
         ("Digitally active members climbed to 55.4% in Q4'25.",
          ["digital.activeShare[\"Q4'25\"]"], FAILED),
+        # a day a key writes whole, in any date style
+        ("Net debt at 31.12.2025 was €38.9M.", ['["Key figures"]["Net debt 31.12.2025"]'],
+         SETTLED),
+        ("Net debt at 31.12.2024 was €38.9M.", ['["Key figures"]["Net debt 31.12.2025"]'],
+         FAILED),
+        # a key's own figure is the key's ("within 30 days"), not another thing
+        ("About 11.8% of callouts need a repeat visit within 30 days.",
+         ['["Key figures"]["Callback rate (repeat callout within 30 days)"]'], UNDECIDED),
+        ("About 11.8% of callouts need a repeat visit within 60 days.",
+         ['["Key figures"]["Callback rate (repeat callout within 30 days)"]'], UNDECIDED),
+        # a trailing twelve months is twelve months
+        ("OTP was 78.4% over the twelve months to Q3 2025.",
+         ["otp"], UNDECIDED),
+        ("OTP was 78.4% over the six months to Q3 2025.",
+         ["otp"], UNDECIDED),  # a key's span is a label, never proof against the claim
+        # a long table's rows of one metric are a series: each figure bound to its period
+        ("Load factor in 2025-H1: 77.6%; in 2025-H2: 84.6%.",
+         ["halves[0]", "halves[1]"], SETTLED),
+        ("Load factor in 2025-H1: 84.6%; in 2025-H2: 77.6%.",
+         ["halves[0]", "halves[1]"], UNDECIDED),
+        # an acronym of a key's words ("and" left out), "X" for "ex"
+        ("O&M costs run at about £61,500.", ["costs"], UNDECIDED),
+        ("R&D costs run at about £61,500.", ["costs"], FAILED),
+        # an amount taken at a cited rate: arithmetic the checks leave to the judge
+        ("EBITDA came to roughly A$18.5m in FY25.", ["pnl[0]", "pnl[1]"], UNDECIDED),
+        ("EBITDA came to roughly A$21.5m in FY25.", ["pnl[0]", "pnl[1]"], FAILED),
+        # things a text names, counted: not read
+        ("Units are split across two platforms.", ["monitoring.Platforms"], UNDECIDED),
+        # one word of another bullet is no swap when the cited bullets fit the claim better
+        ("Practices sending SMS reminders have less than half the missed-appointment rate of "
+         "those posting them (4.1% vs 8.8%).", ["reminders[1]", "reminders[2]"], UNDECIDED),
     ],
 )  # fmt: skip
 def test_reading_a_report_in_its_own_terms(

@@ -21,6 +21,7 @@ stores its rates as fractions; otherwise it is left untyped, never guessed.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -67,7 +68,13 @@ _PERIOD_KEY = re.compile(
     r"(?:h([12])|([12])h)\s?(?:fy)?\s?'?(\d{2}|\d{4})?|(\d{4})\s?-?\s?(?:q([1-4])|h([12])))$",
     re.IGNORECASE,
 )
-_KEY_PERIOD = re.compile(r"\((?:fy\s?)?'?(\d{4}|\d{2})(?=[,)])|\b(fy\s?'?\d{2,4})\b", re.IGNORECASE)
+_KEY_PERIOD = re.compile(
+    r"\((?:fy\s?)?'?(\d{4}|\d{2})(?=[,)])|\b(fy\s?'?\d{2,4})\b"
+    # a period closing the key: "Revenue GJ 2025", "EBIT 2024", "Bookings Q3 2025"
+    r"|(?<=\s)(?:(?:[a-z]{2}|[qh][1-4])\s?)?'?(?:19|20)\d{2}\s*$"
+    r"|(?<=\s)(?:\d{2}\.\d{2}\.|(?:19|20)\d{2}-\d{2}-)\d{2,4}\s*$",  # "Net debt 31.12.2025"
+    re.IGNORECASE,
+)
 _OPEN_RANGE = re.compile(r"(\d{4})\s*[-–—]\s*([A-Za-z]+)\s*$")
 _APPROX = re.compile(r"^\s*(?:approx\.?|approximately|c\.|ca\.|circa|about|around|~|est\.)\s*")
 
@@ -98,7 +105,7 @@ class ReportFacts:
     """Every leaf's typed fact, by path, the series the report holds, and its tables
     stored as a header and rows (by the path of the object holding each)."""
 
-    __slots__ = ("across", "by_path", "series", "tables")
+    __slots__ = ("across", "by_path", "gathered", "series", "tables")
 
     def __init__(
         self,
@@ -106,6 +113,7 @@ class ReportFacts:
         series: dict[str, TypedFact],
         tables: dict[str, Table] | None = None,
         across: dict[str, dict[str, str]] | None = None,
+        gathered: dict[str, str] | None = None,
     ) -> None:
         self.by_path = by_path
         self.series = series
@@ -114,6 +122,10 @@ class ReportFacts:
         """An object keyed by period whose periods are objects (``periods: {FY2024: {…},
         FY2025: {…}}``): its path → each key its periods share → that key's series
         (``periods.*.capex``)."""
+        self.gathered = gathered or {}
+        """A series gathered from fields that are not one object: each member's path (a
+        key beside its period siblings, ``Revenue GJ 2024``; a row of a long table) → the
+        series' path (the key without its period; the latest row)."""
 
     def get(self, path: str) -> TypedFact | None:
         return self.by_path.get(path) or self.series.get(path)
@@ -138,7 +150,9 @@ def compile_facts(data: Mapping[str, Any]) -> ReportFacts:
     )
     compiler.unit_legend = _unit_legend(data, leaves)
     compiler.walk_object("", data, _Scope(fractions=compiler.fractions), [])
-    return ReportFacts(compiler.facts, compiler.series, compiler.tables, compiler.across)
+    return ReportFacts(
+        compiler.facts, compiler.series, compiler.tables, compiler.across, compiler.gathered
+    )
 
 
 class _Compiler:
@@ -161,6 +175,7 @@ class _Compiler:
         self.series: dict[str, TypedFact] = {}
         self.tables: dict[str, Table] = {}
         self.across: dict[str, dict[str, str]] = {}
+        self.gathered: dict[str, str] = {}
 
     # -- objects --------------------------------------------------------------------
     def walk(self, path: str, key: str, value: Any, scope: _Scope, parents: list[str]) -> None:
@@ -169,6 +184,8 @@ class _Compiler:
         elif isinstance(value, list):
             for i, item in enumerate(value):
                 self.walk(f"{path}[{i}]", key, item, scope, parents)
+            if len(value) > 1 and all(isinstance(item, Mapping) for item in value):
+                self._row_series(path, value)
         else:
             self.facts[path] = self.leaf(path, key, value, scope, parents)
 
@@ -242,7 +259,9 @@ class _Compiler:
         for stem_key, members in _period_siblings(tuple(map(str, obj))).items():
             # ``Revenue (FY2024, NZD m)`` beside ``Revenue (FY2025, NZD m)``: one series
             points = [(period, join_key(path, key)) for period, key in members]
-            self._series(join_key(path, stem_key), points, [*parents, stem_key])
+            at = join_key(path, stem_key)
+            self._series(at, points, [*parents, stem_key])
+            self.gathered |= {p: at for _, p in points if at in self.series}
         values = obj.get("values")
         if isinstance(values, Mapping) and _series_keys(values, _shape(tuple(values))):
             at = join_key(path, "values")
@@ -327,6 +346,40 @@ class _Compiler:
             self._series(at, points, [*parents, key])
             if at in self.series:
                 self.across.setdefault(path, {})[key] = at
+
+    def _row_series(self, path: str, rows: list[Mapping[str, Any]]) -> None:
+        """Rows of one figure over periods (``{entity, metric, period, value, uom}``, an
+        XBRL fact list): the rows that differ only in their period (of one granularity)
+        and value are one series, at the path of its latest row; two rows of one period
+        make none."""
+        groups: dict[tuple[tuple[str, str], ...], list[tuple[str, str, str]]] = {}
+        for i, row in enumerate(rows):
+            shape = _shape(tuple(row))
+            value_key = shape.fields.get(("value",))
+            if value_key is None or shape.period_key is None:
+                continue
+            at = join_key(f"{path}[{i}]", str(value_key))
+            fact = self.facts.get(at)
+            if fact is None or fact.quantity is None or not fact.period_text:
+                continue
+            grain = fact.period.granularity.value if fact.period is not None else ""
+            rest = (
+                ("", grain),  # halves are one series, years another
+                *sorted(
+                    (str(k), json.dumps(v, sort_keys=True, default=str))
+                    for k, v in row.items()
+                    if k not in (value_key, shape.period_key)
+                ),
+            )
+            groups.setdefault(rest, []).append((fact.period_text, at, f"{path}[{i}]"))
+        for members in groups.values():
+            if len(members) < 2 or len({m[0] for m in members}) < len(members):
+                continue
+            _, latest, at_row = max(members, key=lambda m: _period_sort_key(m[0]))
+            points = [(period, at) for period, at, _ in members]
+            self._series(at_row, points, [self.facts[latest].label])
+            if at_row in self.series:
+                self.gathered |= {member: at_row for _, _, member in members}
 
     def _series(self, path: str, periods: list[tuple[str, str]], parents: list[str]) -> None:
         """The series of the facts at these (period, path) pairs, in period order."""
@@ -1070,8 +1123,17 @@ def _period(key: str, scope: _Scope) -> tuple[When | None, str | None]:
 @lru_cache(maxsize=65536)
 def _key_period(key: str) -> str | None:
     """The period a key names (``"Tech Budget (FY26)"``: ``FY26``), read once per key."""
+    m = _key_period_match(key)
+    return m.group(0).strip("() ") if m else None
+
+
+def _key_period_match(key: str) -> re.Match[str] | None:
+    """Where a key names its value's period; not a bound (``Customer since 2019``)."""
     m = _KEY_PERIOD.search(key)
-    return m.group(0).strip("()") if m else None
+    before = key[: m.start()].split() if m else []
+    if m is None or (before and before[-1].lower() in word_set("key_bound_words")):
+        return None
+    return m
 
 
 @lru_cache(maxsize=4096)
@@ -1080,13 +1142,13 @@ def _period_siblings(keys: tuple[str, ...]) -> dict[str, list[tuple[str, str]]]:
     (period, key) of each, for two or more."""
     groups: dict[str, list[tuple[str, str]]] = {}
     for key in keys:
-        m = _KEY_PERIOD.search(key)
+        m = _key_period_match(key)
         if m is None:
             continue
         opened = "(" if m.group(0).startswith("(") else ""
         rest = re.sub(r"\(\s*,\s*", "(", key[: m.start()] + opened + key[m.end() :])
         rest = re.sub(r"\(\s*,?\s*\)", "", re.sub(r",\s*\)", ")", rest))
-        groups.setdefault(" ".join(rest.split()), []).append((m.group(0).strip("()"), key))
+        groups.setdefault(" ".join(rest.split()), []).append((m.group(0).strip("() "), key))
     return {k: v for k, v in groups.items() if len(v) >= 2}
 
 
@@ -1285,7 +1347,9 @@ def _key_reading(words: tuple[str, ...], parent: str | None) -> _KeyReading:
         basis_points=bool(own & word_set("basis_point_words")),
         percent=bool(own & word_set("percent_words")),
         currency=next((c for w in words if (c := _key_currency(w))), None),
-        year=bool((own | parent_words) & word_set("year_words")) or "last" in own,
+        year=bool((own | parent_words) & word_set("year_words"))
+        or "last" in own
+        or "_".join(words) in word_set("period_keys"),  # ``asOf: "2026"``
         relation=bool(own & word_set("relation_words")),
         duration=_key_duration(words),
         rate=rate,

@@ -36,8 +36,10 @@ import time
 from dataclasses import dataclass, field, fields, replace
 from decimal import Decimal
 from functools import cache
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
+from prism_slack import language
 from prism_slack.claims import ABSENT_TEXT, Answer, Claim
 from prism_slack.evidence import Leaf
 from prism_slack.facts.model import FactKind
@@ -147,6 +149,9 @@ class Question:
     refers: bool = False
     """Leans on the previous question ("who owns that?", "how slow exactly?")."""
     names_company: bool = False
+    unheld: tuple[str, ...] = ()
+    """What the question asks of a figure in words the report never uses ("cargo
+    revenue"): a part the report does not hold, whatever it holds of the figure."""
 
     @property
     def known_content(self) -> bool:
@@ -273,6 +278,16 @@ def parse_question(text: str, index: ReportIndex, *, names_company: bool = False
                 q.soft[concept] = 1.0
         else:
             q.content[term] = 1.0 if term in specific else index.weight(term)
+    for (said, _, before), (_, held, after) in pairwise(lexicon.term_parts(tokens, question=True)):
+        # "cargo revenue": a noun the report never uses, right before a figure it holds,
+        # says which revenue is asked; a field without it does not answer
+        if q.content.get(said, 1.0) < 1.0 and held in index.measures and held in q.content:
+            word = before[0] if len(before) == 1 else ""
+            phrase = " ".join((word, *after))
+            next_to = re.search(rf"\b{re.escape(phrase)}\b", " ".join(tokens))  # not "money in"
+            if next_to and language.noun(word) and not language.verb(word):  # not "get back to"
+                q.content[said] = 1.0
+                q.unheld += (phrase,)
     if _USE_FOR.search(text) and q.soft.get(lexicon.VENDOR):  # "what do they use for X"
         del q.soft[lexicon.VENDOR]
         q.content[lexicon.VENDOR] = 1.0
@@ -590,6 +605,10 @@ class Composer:
 
     def part(self, q: Question) -> list[Claim]:
         claims = self.answered(q)
+        if q.unheld and all(c.kind != "absent" or c.text == ABSENT_TEXT for c in claims):
+            # "cargo revenue" where only the group's revenue is kept: the near fact, as such
+            missing = [absent(f"Not in the audit report: {said}.") for said in q.unheld]
+            return [*missing, *[c for c in claims if c.kind != "absent"][:NEARBY]]
         return [*self.not_given(q, claims), *claims]
 
     def not_given(self, q: Question, claims: list[Claim]) -> list[Claim]:

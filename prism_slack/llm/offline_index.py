@@ -355,19 +355,35 @@ class _Builder:
             if columns and not any(join_key(path, k) in self.facts.series for k in columns):
                 self.by_column(path, keys, value, columns, scale)
                 value = {k: v for k, v in value.items() if k not in columns}
+            gathered: dict[str, list[Leaf]] = {}
             for key, child in value.items():
                 child_path = join_key(path, str(key))
+                if (series := self.facts.gathered.get(child_path)) is not None:
+                    gathered.setdefault(series, []).append(Leaf(child_path, child))
+                    continue  # "Revenue GJ 2024" beside "Revenue GJ 2025": one series
                 if scale is not None and "_".join(lexicon.key_words(str(key))) not in SCALE_KEYS:
                     self.scales[child_path] = scale
                 scored = {"score", "scores", "rating", "ratings"} & set(lexicon.key_words(str(key)))
                 inherited = scale if scored and isinstance(child, Mapping) else None
                 self.walk(child_path, (*keys, str(key)), child, inherited)
+            for series, leaves in gathered.items():
+                leaves.reverse()  # the latest first
+                self.named_figure(series, (*keys, self.facts.series[series].label), leaves)
         elif isinstance(value, list):
             if value and all(isinstance(v, Mapping) for v in value):
+                earlier: dict[str, list[tuple[str, Mapping[str, Any]]]] = {}
                 for i, child in enumerate(value):
-                    name = _row_name(child, self.facts, f"{path}[{i}]")
+                    row = f"{path}[{i}]"
+                    if (latest := self.facts.gathered.get(row, row)) != row:
+                        # an earlier row of a series: said, and cited, with its latest row
+                        earlier.setdefault(latest, []).insert(0, (row, child))
+                for i, child in enumerate(value):
+                    row = f"{path}[{i}]"
+                    if self.facts.gathered.get(row, row) != row:
+                        continue
+                    name = _row_name(child, self.facts, row)
                     if name is not None:
-                        self.named_row(f"{path}[{i}]", keys, child, name)
+                        self.named_row(row, keys, child, name, earlier.get(row, []))
                     else:
                         self.record(f"{path}[{i}]", keys, child)
             elif path in self.facts.series:
@@ -503,7 +519,12 @@ class _Builder:
         self.add(item, strengths, _names(keys))
 
     def named_row(
-        self, path: str, keys: tuple[str, ...], value: Mapping[str, Any], name: str
+        self,
+        path: str,
+        keys: tuple[str, ...],
+        value: Mapping[str, Any],
+        name: str,
+        earlier: Sequence[tuple[str, Mapping[str, Any]]] = (),
     ) -> None:
         """A row of a table of figures, named by one of its own fields (``{"metric":
         "Active grower accounts", "value": 1630, "unit": "accounts", "period": …}``): one
@@ -523,9 +544,19 @@ class _Builder:
         leaves: list[Leaf] = []
         _flatten(path, value, leaves)
         leaves = sorted(leaves, key=lambda leaf: leaf.path != first)
+        if earlier:  # the latest row of a long table's series: its earlier rows' figures
+            # and periods too (what they share with it is cited once, from it)
+            leaves[1:1] = [
+                Leaf(join_key(row, str(k)), v)
+                for row, other in earlier
+                for k, v in other.items()
+                if v is not None and v != value.get(k)
+            ]
+            first = path
         strengths = _Strengths()
         strengths.keys(named)
-        for leaf in leaves[1:]:
+        own = (f"{path}.", f"{path}[")  # an earlier row's figures are not searched
+        for leaf in (leaf for leaf in leaves[1:] if leaf.path.startswith(own)):
             named_key = "_".join(lexicon.key_words(leaf.path.rsplit(".", 1)[-1]))
             if named_key in UNIT_KEYS and isinstance(leaf.value, str):
                 strengths.put(lexicon.words(leaf.value), MIDDLE_KEY, key=True)
@@ -837,6 +868,17 @@ def _is_container(value: Any) -> bool:
     return isinstance(value, (Mapping, list))
 
 
+def _figure(item: Item, facts: ReportFacts) -> bool:
+    """The item is a figure: a JSON number, or a value typed as a quantity or a series
+    (``"221,7 Mio. EUR"``, ``Revenue GJ 2023…2025``)."""
+    if isinstance(item.leaves[0].value, (int, float)) and not isinstance(
+        item.leaves[0].value, bool
+    ):
+        return True
+    fact = facts.get(item.path) or facts.get(item.leaves[0].path)
+    return fact is not None and (fact.quantity is not None or fact.series is not None)
+
+
 def _flatten(path: str, value: Any, out: list[Leaf]) -> None:
     if isinstance(value, Mapping):
         for key, child in value.items():
@@ -901,7 +943,7 @@ def build_index(report: Report) -> ReportIndex:
     measures = frozenset(
         t
         for item, names in zip(builder.items, builder.name_terms, strict=True)
-        if item.kind == "leaf" and isinstance(item.leaves[0].value, (int, float))
+        if item.kind == "leaf" and _figure(item, report.facts)
         for t in names
     )
     return ReportIndex(

@@ -318,6 +318,23 @@ def _points_said(facts: ReportFacts, path: str, asked: frozenset[str]) -> str:
     )
 
 
+def _said_points(
+    facts: ReportFacts, path: str, cited: list[str], said: frozenset[str]
+) -> list[str]:
+    """``cited`` without the series' points not ``said``, nor the other fields of a long
+    table's row that holds one (its period)."""
+    unsaid = _point_paths(facts, path) - said
+    rows = {r for p in unsaid if (r := _row_of(p)) is not None and r != path}
+    heads = tuple(f"{r}{mark}" for r in rows for mark in ".[")
+    return [x for x in cited if x not in unsaid and not x.startswith(heads)]
+
+
+def _row_of(point: str) -> str | None:
+    """The row a long table's point is the value of (``facts[10]`` of ``facts[10].value``)."""
+    head, dot, _ = point.rpartition(".")
+    return head if dot and head.endswith("]") else None
+
+
 def _point_paths(facts: ReportFacts, path: str) -> frozenset[str]:
     typed = facts.series.get(path)
     points = typed.series.points if typed is not None and typed.series is not None else ()
@@ -369,8 +386,11 @@ def leaf_claim(
     cited = [x.path for x in item.leaves]
     if facts is not None and (asked := asked_points(facts, item.path, periods)):
         # "bad debt fy23 vs fy25": each point named by its period, the period beside the name
-        cited = [x for x in cited if x in asked or x not in _point_paths(facts, item.path)]
+        cited = _said_points(facts, item.path, cited, asked)
         return fact(f"{name} {_points_said(facts, item.path, asked)}", cited)
+    if facts is not None and (typed := facts.series.get(item.path)) and typed.series:
+        said = frozenset(p.path for p in typed.series.points[-2:])  # the latest, the one before
+        cited = _said_points(facts, item.path, cited, said)
     value = shown(item.keys, leaf, facts, periods)
     if scale is not None and is_number(leaf.value) and (_is_score(item.keys) or "/" in value):
         if "/" not in value:  # the scale's top: 10, or of a range written "0-10"
@@ -474,7 +494,12 @@ def person_claim(item: Item) -> Claim:
     """``Priya Raman: Chief Digital Officer, economic buyer.``"""
     name = item.fields["name"]
     parts = [item.fields[k] for k in ("title", "role") if k in item.fields]
-    described = ", ".join(format_value((), p.value) for p in parts)
+    described = ", ".join(
+        " ".join(lexicon.key_words(p.value)).lower()  # ``TechnicalEvaluator``, as said
+        if isinstance(p.value, str) and _IDENTIFIER.fullmatch(p.value)
+        else format_value((), p.value)
+        for p in parts
+    )
     return fact(
         f"{format_value((), name.value)}: {described}", [name.path] + [p.path for p in parts]
     )
@@ -488,6 +513,8 @@ def notes_claim(item: Item) -> Claim | None:
 
 
 _NAME_FIELDS = ("name", "title", "area", "label")
+_IDENTIFIER = re.compile(r"[A-Z][a-z]+(?:[A-Z][a-z]+)+")
+"""A value written as one PascalCase identifier (``EconomicBuyer``)."""
 
 
 def record_claim(

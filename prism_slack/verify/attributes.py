@@ -78,6 +78,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from prism_slack import language
+from prism_slack.evidence import first_segment
 from prism_slack.facts.words import MEASURE_LABEL_KEYS, UNIT_KEYS, key_words
 from prism_slack.language import stem, words
 from prism_slack.verdict import Problem
@@ -292,14 +293,14 @@ def _fits(
     words sit around another number. ``doubt`` when the clause's words are simply not
     found there.
     """
-    measures = concepts.measures(clause) - lexicon.ROLE_CONCEPTS
+    measures = concepts.measures(clause) - lexicon.ROLE_CONCEPTS - lexicon.IMPLICIT_QUALIFIERS
     said = concepts.content_words(" ".join(clause))
     if not isinstance(source, LeafFacts):
         absent = measures - source.concepts
         return "fits" if not absent else "contradicts" if absent & named else "doubt"
     whole = WordSet(source.stems, source.prefixes, source.concepts)
     # the clause points to this field too: one of its measures or words is the field's
-    top = path_words(source.path.split(".", 1)[0])  # "scores" of scores.* names no field
+    top = path_words(first_segment(source.path)[0])  # "scores" of scores.* names no field
     section, section_concepts = {stem(w) for w in top}, concepts.all_concepts(top)
     specific = [w for w in said if stem(w) not in section]
     record = _record(source.path)
@@ -324,6 +325,8 @@ def _fits(
     pairs = list(zip(source.quantities, source.clauses, strict=True))
     if source.is_text and _qualifier_dropped(q, pairs, clause):
         return "doubt"  # "EBITDA was £24.1m" of "Adjusted EBITDA … was £24.1m", or back
+    if any(v.from_path and matches(q, v) for v in source.quantities):
+        return "fits"  # the field's own path names the number (``rule_of_40``, "30 days")
     if missing:
         if missing & named and not speaks:
             return "contradicts"
@@ -331,8 +334,6 @@ def _fits(
         if source.is_text and not any(t.has(w) for t in own for w in said):
             return "contradicts" if _elsewhere(q, pairs, said, claim_words) else "doubt"
         return "doubt"
-    if any(v.from_path and matches(q, v) for v in source.quantities):
-        return "fits"  # the field's own path names the number (``rule_of_40``)
     dropped = not qualifiers <= concepts.all_concepts(clause)
     if (measures or said) and dropped and requalified(source, measures):
         return "contradicts"  # "revenue was $3M" citing net_revenue_usd beside gross
@@ -502,7 +503,9 @@ def measure_problems(
     fields = [w for i, w in enumerate(tokens) if stem(w) in field_stems and i not in covered]
     fields = list(dict.fromkeys(fields))
     other = [w for w in fields if not evidence.words.has_exactly(w)]
+    # a typical value said as such ("41 days on average") names no rival field
     elsewhere = [c for c in missing if c in named] + other
+    elsewhere = [w for w in elsewhere if w not in lexicon.IMPLICIT_QUALIFIERS]
     speaks_of_cited = bool(concepts.all_concepts(tokens) & evidence.measures) or any(
         stem(w) in evidence.words.stems for w in concepts.content_words(text)
     )
@@ -557,7 +560,10 @@ def swap_problems(
                 break
     lower = set(re.findall(r"\b[a-z]+\b", text))  # capitalised words are check 6's
     said = {stem(w) for w in concepts.content_words(text)}
-    prose = any(leaf.is_text and len(leaf.stems) > PROSE_WORDS for leaf in cited)
+    # a passage, or a list of strings (bullets), is paraphrased: the other item must fit
+    prose = any(
+        leaf.is_text and (len(leaf.stems) > PROSE_WORDS or _whole_item(leaf.path)) for leaf in cited
+    )
 
     def fit(held: frozenset[str]) -> int:
         return len(said & held)
@@ -579,7 +585,7 @@ def swap_problems(
             holders = [j for j, stems in enumerate(held) if key in stems]
             if not holders or mine & set(holders) or len(holders) * 3 > len(held):
                 continue
-            if prose:  # a passage's paraphrase: the other item must fit the claim better
+            if prose:  # a paraphrase: the other item must fit the claim better
                 ours = max((fit(held[i]) for i in mine if i < len(held)), default=0)
                 holders = [j for j in holders if fit(held[j]) > ours]
             if holders and not _names_own_cell(key, holders, mine, (cells or {}).get(head), said):
@@ -590,6 +596,12 @@ def swap_problems(
                 problems.append(Problem("attribute.word_of_another", message))
                 break
     return problems
+
+
+def _whole_item(path: str) -> bool:
+    """The path is a list item itself (``bullets[2]``), not a field of one."""
+    at = list_item(path)
+    return at is not None and not at.field
 
 
 def _names_own_cell(

@@ -37,8 +37,9 @@ _SPACED_ISO_DAY = re.compile(r"(?<![\w.])(1[89]\d\d|20\d\d) - (\d{1,2}) - (\d{1,
 """``1984 - 06 - 09``, ``2014 - 02 - 1``: an ISO date as a table tokenizer spaces it."""
 _SPACED_DMY = re.compile(r"(?<![\w.])(\d{1,2}) - (\d{1,2}) - (1[89]\d\d|20\d\d)" + _END)
 """``08 - 02 - 2008``: month-first or day-first, both readings kept."""
-_DOTTED = re.compile(r"(?<![\w.:])(\d{2})\.(\d{2})\.(\d{4}|\d{2})(?![\w.:])")
-"""``14.09.07``, ``19.10.1912``: a European day-first date."""
+_DOTTED = re.compile(r"(?<![\w.:])(\d{2})\.(\d{2})\.(\d{4}|\d{2})(?![\w]|[.:]\d)")
+"""``14.09.07``, ``19.10.1912``: a European day-first date (a sentence's ``.`` or ``:``
+may follow it)."""
 _ISO_MONTH = re.compile(r"(?<![\w.])(\d{4})-(\d{2})" + _END + r"(?!-\d)")
 _YMD_SLASH = re.compile(r"(?<![\w./])(\d{4})/(\d{1,2})/(\d{1,2})(?![\w/])")
 _AMBIGUOUS_SLASH = re.compile(
@@ -80,6 +81,10 @@ _YEAR_TAIL = (
 )
 _QUARTER = re.compile(r"\b[Qq]([1-4])" + _YEAR_TAIL + _END)
 _HALF = re.compile(r"\bH([12])" + _YEAR_TAIL + _END)
+_YEAR_THEN_PART = re.compile(
+    r"(?<![\w.-])((?:19|20)\d{2})\s?[-/ ]\s?(?:([Qq])([1-4])|([Hh])([12]))" + _END
+)
+"""A year written before its quarter or half (``2025-H1``, ``2025 Q3``)."""
 _QUARTER_FIRST = re.compile(r"\b([1-4])Q\s*'?(\d{2}|\d{4})?" + _END)
 _FISCAL = re.compile(
     r"\b(?:FY|[Ff]iscal(?:\s+[Yy]ear)?)\s*['\-]?\s*(\d{4}|\d{2})"
@@ -283,6 +288,12 @@ def periods(state: ScanState) -> None:
             _add_period(state, m, Period(year, quarter=n, fiscal=fiscal))
         elif n <= 2:
             _add_period(state, m, Period(year, half=n, fiscal=fiscal))
+    for m in _YEAR_THEN_PART.finditer(state.masked):  # "2025-H1", "2025 Q3"
+        year = int(m.group(1))
+        if m.group(2):
+            _add_period(state, m, Period(year, quarter=int(m.group(3))))
+        else:
+            _add_period(state, m, Period(year, half=int(m.group(5))))
     for m in _QUARTER.finditer(state.masked):
         year, fiscal = _tail_year(m)
         _add_period(state, m, Period(year, quarter=int(m.group(1)), fiscal=fiscal))

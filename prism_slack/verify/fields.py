@@ -247,6 +247,12 @@ def _value_quantities(
 _RANGE = re.compile(r"\s*[01]\s*(?:[-–—]|to)\s*(\d+)\s*")
 """A scale written as its range (``0-10``, ``1 to 5``)."""
 
+_QUOTED_KEY = re.compile(r'\["([^"\]]*\d[^"\]]*\s[^"\]]*)"\]')
+"""A key written with spaces and a digit, whose figures are read as a claim's are."""
+_PATH_DAY = re.compile(
+    r"(?<![\w.-])(?:\d{1,2}\.\d{1,2}\.(?:19|20)\d{2}|(?:19|20)\d{2}-\d{2}-\d{2})(?![\w-])"
+)
+"""A day a key writes whole (``31.12.2025``, ``2025-12-31``)."""
 _PATH_PERIOD = re.compile(r"^(?:fy(\d{4}|\d{2})|q([1-4])|h([12])|((?:19|20)\d{2}))$")
 
 
@@ -256,7 +262,12 @@ def path_periods(path: str, fact: TypedFact | None = None) -> tuple[Quantity, ..
     period, read from a key, a sibling or a table's period column (``H2 2025``,
     ``2025-Q3``), is one too."""
     out = list(_fact_periods(fact)) if fact is not None and fact.period_text else []
-    for word in re.split(r"[._\-\s\[\]\"(),]+", re.sub(r"\[\d+\]", "", path).lower()):
+    text = re.sub(r"\[\d+\]", "", path)
+    for day in _PATH_DAY.findall(text):  # "Net debt 31.12.2025": one day, not 31, 12, 2025
+        out += [replace(q, from_path=True) for q in scan(day).quantities]
+    for key in _QUOTED_KEY.findall(text):  # "Callback rate (repeat callout within 30 days)"
+        out += _written_figures(key)
+    for word in re.split(r"[._\-\s\[\]\"(),]+", _PATH_DAY.sub(" ", text).lower()):
         if word.isdigit() and not _PATH_PERIOD.match(word):
             out.append(Quantity(QKind.NUMBER, word, value=Decimal(word), from_path=True))
             continue
@@ -300,6 +311,8 @@ def _fact_periods(fact: TypedFact) -> tuple[Quantity, ...]:
     or half (``2025-Q3``, which the grammar reads as a year and a bare quarter)."""
     text = fact.period_text or ""
     written = _written_periods(text)
+    if lexicon.TRAILING_YEAR_WORDS & set(text.lower().split()):  # TTM Q3 2025: 12 months
+        written += _written_figures("12 months")
     when = fact.period
     if written or when is None or when.start is None or when.fiscal:
         return written

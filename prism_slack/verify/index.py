@@ -191,9 +191,18 @@ def _sentence_clause(masked: str, start: int, end: int) -> str:
     """The part of a report sentence around ``masked[start:end]``, between punctuation
     (a relative clause before it passed over)."""
     head = _RELATIVE.sub(lambda m: " " * len(m.group(0)), masked[:start])
-    before = _CLAUSE_MARK.split(head)[-1]
+    clauses = _CLAUSE_MARK.split(head)
+    before = clauses[-1]
+    opening = before.lower().split()
+    if len(clauses) > 1 and opening[:1] and opening[0] in _CHANGE_WORDS and "from" not in opening:
+        # "…are abandoned, rising to 27%": its subject (not "up from 171.9m", a prior value)
+        before = f"{clauses[-2]} {before}"
     after = _CLAUSE_MARK.split(masked[end:])[0]
     return f"{before} {after}"
+
+
+_CHANGE_WORDS = lexicon.DIRECTION_UP | lexicon.DIRECTION_DOWN
+"""A clause opening with one (``rising to``, ``down from``) goes on with the clause before."""
 
 
 def _containers(data: Mapping[str, Any]) -> Iterator[tuple[str, Any]]:

@@ -141,6 +141,8 @@ PERCENT_PATH_WORDS = words("percent_path_words")
 BASIS_POINT_PATH_WORDS = words("basis_point_path_words")
 FRACTION_PATH_WORDS = words("fraction_path_words")
 FISCAL_PATH_WORDS = words("fiscal_path_words")
+TRAILING_YEAR_WORDS = words("trailing_year_words")
+ACRONYM_SKIPS = words("acronym_skips")
 LAST_PATH_WORDS = words("last_path_words")
 PARTIALS = words("partials")
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from functools import lru_cache
@@ -31,7 +31,7 @@ from wordfreq import zipf_frequency
 from prism_slack import language
 from prism_slack.facts.model import AGAINST, FactKind, Series, Source, TypedFact, Unit
 from prism_slack.facts.model import Quantity as FactQuantity
-from prism_slack.facts.words import duration_unit, labelled
+from prism_slack.facts.words import duration_unit, key_words, labelled
 from prism_slack.reports.model import Report
 from prism_slack.verdict import Check, Reason
 from prism_slack.verify import lexicon
@@ -122,6 +122,9 @@ _PROOFS = frozenset({"anchor.nothing_cited"})
 that cites nothing (DESIGN §6.8)."""
 _SIGN_WORDS = lexicon.NEGATIVE_SENSE | lexicon.LOSS_VERBS
 """Words that say a figure is below zero ("a loss of", "lost"): the sign said in words."""
+_WORDED = frozenset({FactKind.NAME, FactKind.PASSAGE})
+_NAMES_LIST = re.compile(r"\b[A-Z][\w-]*\b[^.;]*(?:,|\band\b|\bplus\b|&)[^.;]*\b[A-Z][\w-]*")
+"""A text naming two or more things (``Kone 24/7 … and Sensolift``), which no check counts."""
 _NO_VALUE = frozenset({FactKind.UNTYPED, FactKind.NOT_GIVEN})
 """Kinds of fact that hold no value a claim could restate."""
 
@@ -407,6 +410,8 @@ def _no_proof(  # noqa: PLR0917
             return FAIL_NAME_FORM  # a near spelling of a cited name: fuzzy never proves
         if said.islower() and (_english(said) or language.typo(said)):
             return FAIL_NAME_FORM  # an English word in lower case (or its typo), not a name
+        if any(p.islower() and _english(p) for p in said.split("-")[:-1] if p):
+            return FAIL_NAME_FORM  # ``single-PMS``: a name with a word joined to it
         return _name_unproven(said, report, cited, facts, claim_text)
     return None
 
@@ -414,7 +419,7 @@ def _no_proof(  # noqa: PLR0917
 _VAGUE = r"(?:early|late|middle|spring|summer|autumn|fall|winter|end|start|beginning)"
 """Words for a part of a year the date grammar does not read (it reads ``mid-2026``)."""
 _VAGUE_DATE = re.compile(rf"\b{_VAGUE}\b", re.I)
-_SPANS = r"(?:decades?|centur(?:y|ies)|years?|months?|weeks?|days?)"
+_SPANS = r"(?:decades?|centur(?:y|ies)|years?|quarters?|months?|weeks?|days?)"
 
 
 def _beyond(  # noqa: PLR0917
@@ -448,7 +453,15 @@ def _beyond(  # noqa: PLR0917
     ):
         return True  # an age, reckoned from dates the checks do not subtract
     dated = any(f is not None and f.kind is FactKind.DATE for f in facts)
-    if dated and re.search(rf"{figure}\s+(?:\w+\s+)?{_SPANS}\b", text, re.I):
+    durations = any(  # a cited duration (a value's, a key's) is compared, not reckoned
+        (f is not None and f.quantity and f.quantity.unit is Unit.DURATION)
+        or any(_dimension(v) == "duration" for v in leaf.quantities)
+        for f, leaf in zip(facts, cited, strict=True)
+    )
+    spans = re.search(rf"{figure}\s+(?:\w+\s+)?{_SPANS}\b", text, re.I) or (
+        not durations and re.search(rf"\b{_SPANS}$", said, re.I)  # "two quarters" of dates
+    )
+    if dated and spans:
         return True  # a span of time against dates: arithmetic the checks do not do
     if said in report_name:
         return True  # a figure of the prospect's own name (``the 1984 Winter Olympics``)
@@ -471,6 +484,8 @@ def _beyond(  # noqa: PLR0917
         return True  # ``900,000 litres`` of ``0.9 megalitres``: a metric prefix converted
     if _arithmetic(q, quantities):
         return True  # ``up 7.5 hours since FY2023``: a difference or sum of cited values
+    if q.kind is QKind.CURRENCY and _product(q, cited):
+        return True  # ``EBITDA of A$18.5m`` of revenue 188.4m and a 9.8% margin
     if re.search(rf"\b(?:top|bottom|first|last)\s+{figure}\b", text, re.I):
         return True  # ``in the bottom four`` of ``14th of 17``: a rank range, reckoned
     if (
@@ -498,6 +513,12 @@ def _beyond(  # noqa: PLR0917
     items = {(at.list_path, at.item) for leaf in cited if (at := list_item(leaf.path))}
     if q.kind is QKind.NUMBER and q.unit is None and q.value % 1 == 0 and 0 < q.value < len(items):
         return True  # ``two high ones`` of the cited findings: some of its items, counted
+    listed = any(
+        f is not None and f.kind in _WORDED and _NAMES_LIST.search(f.text or "") for f in facts
+    )
+    small_count = q.kind is QKind.NUMBER and q.unit is None and q.value in range(2, 11)
+    if small_count and listed:
+        return True  # ``two platforms`` of "Kone … and Sensolift …": things a text names, counted
     if (
         q.bound != "eq"
         and not q.year_like
@@ -579,6 +600,18 @@ def _arithmetic(q: Quantity, cited: Sequence[FactQuantity]) -> bool:
 
 
 ARITHMETIC_VALUES = 3
+
+
+def _product(q: Quantity, cited: Sequence[LeafFacts]) -> bool:
+    """Is the amount a cited amount taken at a cited rate (revenue times a margin), among
+    few (at most ``ARITHMETIC_VALUES`` of each) cited amounts and rates?"""
+    said = [v for leaf in cited for v in leaf.quantities if not v.from_path]
+    amounts = [float(v.value) for v in said if v.kind is QKind.CURRENCY]
+    rates = [float(v.value) for v in said if v.kind is QKind.PERCENT]
+    if not (amounts and rates) or max(len(amounts), len(rates)) > ARITHMETIC_VALUES:
+        return False
+    value, slack = float(q.value), max(float(q.tolerance), 0.005 * abs(float(q.value)))
+    return any(abs(value - a * r / 100) <= slack for a in amounts for r in rates)
 
 
 _ORDINAL_SHARE = re.compile(r"(?:a|one)\s+(?:third|quarter|fifth|tenth)", re.I)
@@ -703,14 +736,17 @@ def _name_unproven(
     }
     acronym = re.fullmatch(r"[A-Z][A-Z.&]+(s?)", name)
     if acronym:  # ``SOVs`` of ``service operation vessels``: initials in any case
-        for f in facts:
-            words = re.findall(r"[a-z]+", (f.text or "").lower()) if f is not None else []
-            initials |= {
-                "".join(w[0] for w in words[i : i + n]) + acronym.group(1)
-                for n in (2, 3, 4)
-                for i in range(len(words) - n + 1)
-            }
-    if squashed in initials:
+        texts = [f.text or "" for f in facts if f is not None] + [leaf.path for leaf in cited]
+        for said in map(key_words, texts):  # values and keys, camel humps too
+            for words in (said, [w for w in said if w not in lexicon.ACRONYM_SKIPS]):
+                initials |= {
+                    "".join(heads) + acronym.group(1)
+                    for n in (2, 3, 4)
+                    for i in range(len(words) - n + 1)
+                    for heads in _initials(words[i : i + n])
+                }
+    letters = re.sub(r"[^a-z]", "", name.lower())  # ``O&M``: its letters, "&" left out
+    if squashed in initials or (acronym and letters in initials):
         return FAIL_NAME_FORM  # ``U.S.`` for ``United States``
     parts = [squash_name(w) for w in re.findall(r"[A-Za-z][A-Za-z.]*", name)]
     if parts and all(language.typo(p) for p in parts):
@@ -720,6 +756,15 @@ def _name_unproven(
     if any(formed) and all(f or c for f, c in zip(formed, common, strict=True)):
         return FAIL_NAME_FORM  # each rare word a form of a cited one (``Counter Liffey's``)
     return None
+
+
+def _initials(words: Sequence[str]) -> Iterator[tuple[str, ...]]:
+    """The initials of ``words``: each word's first letter, and ``x`` for a word starting
+    ``ex`` (``CX`` of ``Customer Experience``)."""
+    heads = [w[0] for w in words]
+    yield tuple(heads)
+    if any(w.startswith("ex") for w in words):
+        yield tuple("x" if w.startswith("ex") else h for w, h in zip(words, heads, strict=True))
 
 
 LOWER_ZIPF = 2.7
@@ -840,7 +885,8 @@ def _unbound(q: Quantity, report: Report, cited: Sequence[LeafFacts], text: str)
         named = [leaf for leaf in hits if _key_stems(leaf.path) & words]
         if len(named) != 1:
             return SETTLE_AMBIGUOUS
-    if any(f.period_text and f.quantity and _other_period(text, f.period_text) for f in typed):
+    clause = _clause_of(text, q)  # "in 2025-H1: 77.6%; in 2025-H2: 84.6%": each its own
+    if any(f.period_text and f.quantity and _other_period(clause, f.period_text) for f in typed):
         return SETTLE_PERIOD
     if all(_passage_period_other(q, leaf, report, text) for leaf in hits):
         return SETTLE_PERIOD  # ``£138.6m in FY2025, up from £127.9m in FY2024``
@@ -1138,19 +1184,33 @@ def _years(text: str) -> set[str]:
 
 
 _PART = re.compile(
-    r"\b(?:(?P<h>[12])H|H(?P<h2>[12])|Q(?P<q>[1-4]))\s*(?:FY\s?)?'?(?P<y>(?:19|20)?\d{2})\b",
+    r"\b(?:(?P<h>[12])H|H(?P<h2>[12])|Q(?P<q>[1-4]))\s*(?:FY\s?)?'?(?P<y>(?:19|20)?\d{2})\b"
+    r"|\b(?P<y0>(?:19|20)\d{2})\s?[-/ ]?\s?(?:H(?P<h3>[12])|Q(?P<q0>[1-4]))\b",
     re.IGNORECASE,
 )
-"""A half or a quarter with its year: ``1H FY25``, ``H2 2025``, ``Q3'25``, ``Q4 FY2024``."""
+"""A half or a quarter with its year: ``1H FY25``, ``H2 2025``, ``Q3'25``, ``Q4 FY2024``,
+``2025-H1``."""
 
 
 def _parts(text: str) -> set[str]:
     """The halves and quarters a text names, as ``2025h2``, ``2025q3``."""
     out = set()
     for m in _PART.finditer(text):
-        year = m["y"] if len(m["y"]) == 4 else f"20{m['y']}"
-        out.add(f"{year}h{m['h'] or m['h2']}" if m["q"] is None else f"{year}q{m['q']}")
+        y = m["y"] or m["y0"]
+        year = y if len(y) == 4 else f"20{y}"
+        quarter, half = m["q"] or m["q0"], m["h"] or m["h2"] or m["h3"]
+        out.add(f"{year}h{half}" if quarter is None else f"{year}q{quarter}")
     return out
+
+
+def _clause_of(text: str, q: Quantity) -> str:
+    """The ``;``-separated part of a claim that holds figure ``q`` (the whole claim when it
+    has one part, or ``q`` has no place in it)."""
+    if ";" not in text or not q.end:
+        return text
+    start = text.rfind(";", 0, q.start) + 1
+    end = text.find(";", q.end)
+    return text[start : end if end >= 0 else len(text)]
 
 
 _PERIOD_AFTER = re.compile(
