@@ -150,6 +150,12 @@ OTHER: dict[str, Any] = {
         "Coverage": "16.6%",
         "Platforms": "Kone 24/7 Connected Services (on 1,140 units) and Sensolift (on 1,320 units)",
     },
+    "contracts": {"Units under contract": 14820, "Units under contract (prior year)": 14305},
+    "pl": {
+        "columns": ["metric", "FY2024", "FY2025"],
+        "rows": [["Revenue", 538.9, 561.7], ["Operating profit", 129.6, 121.3]],
+        "units": {"Revenue": "GBP millions", "Operating profit": "GBP millions"},
+    },
     "reminders": [
         "Reminders sent by post: c. 33%",
         "Missed appointments, SMS-reminder practices: 4.1%",
@@ -302,6 +308,16 @@ def other() -> Report:
         # an amount taken at a cited rate: arithmetic the checks leave to the judge
         ("EBITDA came to roughly A$18.5m in FY25.", ["pnl[0]", "pnl[1]"], UNDECIDED),
         ("EBITDA came to roughly A$21.5m in FY25.", ["pnl[0]", "pnl[1]"], FAILED),
+        # "year on year" is no unit of a percent; "(prior year)" is no unit of a count
+        ("Units under contract grew about 3.6% year on year.", ["contracts"], SETTLED),
+        ("Units under contract grew about 4.6% year on year.", ["contracts"], FAILED),
+        # a margin is one period's share: of the year the claim names
+        ("Their operating margin was roughly 21.6% in FY2025.", ["pl.rows[0]", "pl.rows[1]",
+                                                                 "pl.columns"], SETTLED),
+        ("Their operating margin was roughly 24.0% in FY2025.", ["pl.rows[0]", "pl.rows[1]",
+                                                                 "pl.columns"], FAILED),
+        ("Their operating margin was roughly 23.0% in FY2025.", ["pl.rows[0]", "pl.rows[1]",
+                                                                 "pl.columns"], FAILED),
         # things a text names, counted: not read
         ("Units are split across two platforms.", ["monitoring.Platforms"], UNDECIDED),
         # one word of another bullet is no swap when the cited bullets fit the claim better

@@ -1290,9 +1290,11 @@ def _unit_text(unit: str) -> tuple[Unit, str | None, float | None, str | None] |
         return Unit.BASIS_POINTS, None, None, None
     if duration_unit(low):
         return Unit.DURATION, None, None, duration_unit(low)
-    if factor is not None and all(scale_factor(t) for t in tokens):  # ``millions``
-        return Unit.NUMBER, None, factor, None
-    return Unit.COUNT if factor is None else Unit.NUMBER, None, factor, text
+    if factor is not None:  # ``millions``, ``count, millions``, ``passengers, millions``
+        rest = [t for t in tokens if not scale_factor(t) and t.lower() not in {"count", "number"}]
+        counted = any(t.lower() == "count" for t in tokens)  # a count, never money
+        return Unit.COUNT if counted else Unit.NUMBER, None, factor, " ".join(rest) or None
+    return Unit.COUNT, None, None, text
 
 
 @dataclass(frozen=True, slots=True)
@@ -1381,8 +1383,8 @@ def _key_duration(words: Sequence[str]) -> str | None:
         if unit is None or word in {"s", "h", "d", "m"}:
             continue
         before = words[i - 1] if i else ""
-        if before.isdigit() or before in {"per", "a", "each", "every", "within", "last", "next"}:
-            continue  # claimsSettledWithin30Days, submissionsPerMonth: a qualifier
+        if before.isdigit() or before in word_set("duration_qualifiers"):
+            continue  # claimsSettledWithin30Days, submissionsPerMonth, (prior year): qualifiers
         if i == len(words) - 1 or word.endswith("s"):
             return unit  # sales_cycle_days, days_cash_on_hand, downtime_hours_per_month
     return None

@@ -239,6 +239,15 @@ def parse_question(text: str, index: ReportIndex, *, names_company: bool = False
     }
     tokens = [system.get(t, t) for t in tokens]
     tokens += _spelled_out(tokens, index.short_keys)
+    tokens += [  # "what pss are they on": the report's "passenger service system"
+        w
+        for t in list(tokens)
+        if 2 <= len(t) <= 4
+        and not language.common(t)
+        and not lexicon.is_stop(t)
+        and t not in lexicon.KNOWN  # "nps" is a measure the lexicon reads
+        for w in index.initials.get(t, ())
+    ]
     tokens += _places_of(tokens, index.postings)
     raw = set(tokens)
     specific = {lexicon.stem(w) for w in _NAMES.findall(text)} | {

@@ -167,6 +167,9 @@ class ReportIndex:
     case: places, products, names ("Brno", "Trailhead")."""
     short_keys: frozenset[str]
     """Short words of the report's keys (``adr``, ``oee``): initials a rep may spell out."""
+    initials: Mapping[str, tuple[str, ...]]
+    """The initials of two or three words of a key or a short value → those words
+    (``pss``: passenger service system, ``pms``: practice management, its system's S)."""
     companies: CompanyIndex
     bm25: BM25Okapi
     holders: dict[str, list[Item]]
@@ -868,6 +871,40 @@ def _is_container(value: Any) -> bool:
     return isinstance(value, (Mapping, list))
 
 
+INITIALS_VALUE_WORDS = 6
+"""A string value of at most this many words may be written by its initials."""
+
+
+def _initials(items: Sequence[Item]) -> dict[str, tuple[str, ...]]:
+    """The initials a rep may type for two or three content words of a key or a short
+    value (``PassengerService``, ``"passenger service system"``), with a trailing ``s`` for
+    a system's when the run is a whole key or value (``pms`` of "Practice management"): the
+    words of every run they spell that is a whole key or value, else of every run inside
+    one."""
+    whole: dict[str, list[tuple[str, ...]]] = {}
+    part: dict[str, list[tuple[str, ...]]] = {}
+    for item in items:
+        said = [v for leaf in item.leaves if isinstance(v := leaf.value, str)]
+        texts = [*item.keys, *(v for v in said if len(v.split()) <= INITIALS_VALUE_WORDS)]
+        for text in texts:
+            words = [w.lower() for w in lexicon.key_words(text)]
+            for n in (2, 3):
+                for i in range(len(words) - n + 1):
+                    run = tuple(words[i : i + n])
+                    if any(lexicon.is_stop(w) or not w.isalpha() for w in run):
+                        continue
+                    short = "".join(w[0] for w in run)
+                    found = whole if n == len(words) else part
+                    # a whole key's initials with a system's S: ``pms``, "Practice management"
+                    for spelt in (short, f"{short}s") if found is whole else (short,):
+                        if run not in found.setdefault(spelt, []):
+                            found[spelt].append(run)
+    return {
+        k: tuple(dict.fromkeys(w for run in whole.get(k) or part[k] for w in run))
+        for k in {*whole, *part}
+    }
+
+
 def _figure(item: Item, facts: ReportFacts) -> bool:
     """The item is a figure: a JSON number, or a value typed as a quantity or a series
     (``"221,7 Mio. EUR"``, ``Revenue GJ 2023…2025``)."""
@@ -955,6 +992,7 @@ def build_index(report: Report) -> ReportIndex:
         words=tuple(sorted(builder.words)),
         key_terms=frozenset(builder.key_terms),
         short_keys=frozenset(builder.key_words),
+        initials=_initials(builder.items),
         proper_terms=frozenset(builder.proper - builder.common),
         _known_words=frozenset(builder.words),
         holders=holders,

@@ -937,6 +937,8 @@ def substituted_cells(
                 continue  # "aren't disclosed": a negation, not a word for "paid"
             if written.lower() in lexicon.DIRECTION_UP | lexicon.DIRECTION_DOWN:
                 continue  # "margin slipped" for "margin change": a direction, read elsewhere
+            if any(written.lower() in w for w in lexicon.RELATION_WORDS.values()):
+                continue  # "operating margin" of operating profit and revenue: a relation
             if not written.islower() or language.common(written):
                 continue  # a capitalised name is check 6's; "bad" for "worst": a paraphrase
             if difflib.SequenceMatcher(None, said, meant).ratio() >= SUBSTITUTE_LIKENESS:

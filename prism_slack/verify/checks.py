@@ -75,7 +75,7 @@ from prism_slack.verify.attributes import (
 )
 from prism_slack.verify.context import directions
 from prism_slack.verify.counts import list_count
-from prism_slack.verify.derived import derive, in_points, relations_named
+from prism_slack.verify.derived import derive, in_points, relations_named, years_of
 from prism_slack.verify.entities import Name, NameEvidence, find_names, identifier_key
 from prism_slack.verify.index import Container, LeafFacts, VerifierIndex, index_for
 from prism_slack.verify.numbers import MASK, QKind, Quantity, Scan, scan
@@ -274,10 +274,13 @@ class ClaimContext:
                     continue
                 near = before[-RELATION_REACH:] + after[:RELATION_REACH]
                 points = in_points(near)
-                derivation = derive(q, self.cited, relations_named(near), points=points)
+                years = years_of(self.found.text)
+                derivation = derive(
+                    q, self.cited, relations_named(near), points=points, years=years
+                )
                 if derivation is None and len(self.found.quantities) == 1:
                     far = relations_named(words(masked))
-                    derivation = derive(q, self.cited, far, apart=True, points=points)
+                    derivation = derive(q, self.cited, far, apart=True, points=points, years=years)
             if derivation is not None:
                 used = tuple(leaf for leaf in self.cited if leaf.path in derivation.operands)
                 a = Anchoring(q, used, derivation=derivation)

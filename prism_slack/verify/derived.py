@@ -27,6 +27,7 @@ A relation named next to the figure may use two numbers of one cited value (``mi
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from decimal import Decimal
@@ -64,10 +65,12 @@ def derive(
     *,
     apart: bool = False,
     points: bool = False,
+    years: frozenset[str] = frozenset(),
 ) -> Derivation | None:
     """The first derivation of ``q`` from two cited numbers by a named relation; with
     ``apart``, only from numbers of two different cited fields (no complement); with
-    ``points``, a bare figure is a difference of percentages (``in_points``)."""
+    ``points``, a bare figure is a difference of percentages (``in_points``). A share or a
+    ratio is of one period's numbers, of the ``years`` the claim names if it names any."""
     if not relations or not q.numeric or q.kind is QKind.SCORE or q.bound != "eq":
         return None  # a bound ("above $25,000") is no figure to recompute
     if points and q.kind is QKind.NUMBER and q.unit is None:
@@ -77,9 +80,12 @@ def derive(
     operands = [
         (leaf.path, v) for leaf in cited for v in leaf.quantities if v.numeric and not v.from_path
     ]
+    periods = {leaf.path: _periods(leaf) for leaf in cited}
     for relation, value, used, shown in _results(q, operands, relations):
         if apart and len(set(used)) < 2:
             continue
+        if relation in ("share", "ratio") and not _one_period([periods[p] for p in used], years):
+            continue  # FY2023's profit over FY2024's revenue is no margin, nor FY2025's
         if within(q, abs(q.value), value):
             return Derivation(
                 figure=q.text,
@@ -141,6 +147,31 @@ def _totals(
             shown = " + ".join(_num(x) for _, x in items)
             total = sum((x for _, x in items), Decimal(0))
             yield "total", total, [p for p, _ in items], shown
+
+
+def _periods(leaf: LeafFacts) -> frozenset[str]:
+    """The years a cited field is of, as its path or typed fact names them."""
+    return years_of(
+        " ".join(v.text for v in leaf.quantities if v.from_path and v.kind in _PERIOD_KINDS)
+    )
+
+
+def years_of(text: str) -> frozenset[str]:
+    """The years a text names: ``2025``, ``FY2025``, ``FY25``."""
+    found = set(re.findall(r"(?:\b|(?<=fy))((?:19|20)\d{2})\b", text, re.IGNORECASE))
+    return frozenset(found | {f"20{y}" for y in re.findall(r"\bFY\s?'?(\d{2})\b", text, re.I)})
+
+
+def _one_period(periods: Sequence[frozenset[str]], years: frozenset[str]) -> bool:
+    """The operands are of one year (the claim's, if it names one), or some say none."""
+    named = [p for p in periods if p]
+    if not named:
+        return True
+    common = frozenset.intersection(*named)
+    return bool(common) and (not years or bool(common & years))
+
+
+_PERIOD_KINDS = frozenset({QKind.PERIOD, QKind.DATE})
 
 
 def _comparable(a: Quantity, b: Quantity) -> bool:
