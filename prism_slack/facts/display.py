@@ -51,6 +51,9 @@ def quantity(q: Quantity) -> str:
         return f"{plain(q.value)}/{plain(q.out_of)}"
     if q.unit is Unit.YEAR:
         return str(int(q.value))
+    if q.unit is Unit.DURATION and q.measure == "minutes" and q.value >= 60 and q.value % 1 == 0:
+        hours, minutes = divmod(int(q.value), 60)  # "1 h 52 min", as a rep says a wait
+        return f"{approx}{hours} h {minutes} min" if minutes else f"{approx}{hours} h"
     body = _short(q.amount) if q.scale != 1 else plain(q.value)
     measure = f" {q.measure}" if q.measure else ""
     return f"{approx}{sign}{body}{measure}"

@@ -288,22 +288,30 @@ def parse_question(text: str, index: ReportIndex, *, names_company: bool = False
         else:
             q.content[term] = 1.0 if term in specific else index.weight(term)
     for (said, _, before), (_, held, after) in pairwise(lexicon.term_parts(tokens, question=True)):
-        # "cargo revenue": a noun the report never uses, right before a figure it holds,
-        # says which revenue is asked; a field without it does not answer
-        if q.content.get(said, 1.0) < 1.0 and held in index.measures and held in q.content:
+        # "cargo revenue": a noun the report never uses, right before a figure it holds
+        # (or before another such noun: "development pipeline"), says which thing is asked;
+        # a field without it does not answer
+        figure = held in index.measures and held in q.content
+        thing = q.content.get(held, 1.0) < 1.0 and len(after) == 1 and language.noun(after[0])
+        if q.content.get(said, 1.0) < 1.0 and (figure or thing):
             word = before[0] if len(before) == 1 else ""
             phrase = " ".join((word, *after))
             next_to = re.search(rf"\b{re.escape(phrase)}\b", " ".join(tokens))  # not "money in"
             if next_to and language.noun(word) and not language.verb(word):  # not "get back to"
-                q.content[said] = 1.0
+                q.content[said] = q.content[held] = 1.0
                 q.unheld += (phrase,)
+    # a named metric ("NPS", "CAC") the report never uses is a figure it does not hold
+    q.unheld += tuple(
+        t.upper() for t in q.content if t in _METRIC_TERMS and t not in index.postings
+    )
     if _USE_FOR.search(text) and q.soft.get(lexicon.VENDOR):  # "what do they use for X"
         del q.soft[lexicon.VENDOR]
         q.content[lexicon.VENDOR] = 1.0
     q.who = bool(raw & {"who", "whom", "whos"})
     known = {t for t, w in q.content.items() if w >= 1.0}
-    q.best = bool(raw & _BEST_WORDS) and not known - {"score"}
-    q.worst = bool(raw & _WORST_WORDS) and not known - {"score"}
+    subject = known - {"score"} - index.scored_terms  # "strongest maturity score": the scores
+    q.best = bool(raw & _BEST_WORDS) and not subject
+    q.worst = bool(raw & _WORST_WORDS) and not subject
     # "how big is their book": a size asked of the company in a word no field is named by
     # (only the report's prose says "book"), not of a field ("how big is their sales team")
     named = {t for t in q.content if t in index.key_terms or t in specific | _METRIC_TERMS}

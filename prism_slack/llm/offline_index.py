@@ -24,6 +24,7 @@ import threading
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
+from functools import cached_property
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -196,6 +197,18 @@ class ReportIndex:
     @property
     def scale_paths(self) -> frozenset[str]:
         return frozenset(leaf.path for leaf in self.scales.values())
+
+    @cached_property
+    def scored_terms(self) -> frozenset[str]:
+        """The terms of the sections that hold scores (``maturity``, ``assessment``): a
+        question naming only them asks of the scores as a whole ("strongest maturity
+        score")."""
+        return frozenset(
+            t
+            for item in self.items
+            if item.path in self.scales and item.keys
+            for t in lexicon.text_terms(item.keys[0])
+        )
 
     def holding(self, path: str) -> list[Item]:
         """The items that are, or hold, the leaf or record at ``path``."""
@@ -581,7 +594,18 @@ class _Builder:
             Leaf(f"{path}[{i}]", v) for i, v in enumerate(values) if not _is_container(v)
         )
         labels = [labelled(str(leaf.value)) for leaf in leaves]
-        if len(leaves) >= 2 and 2 * sum(label is not None for label in labels) >= len(leaves):
+        people = [
+            _PERSON_LINE.match(v) if isinstance(v := leaf.value, str) else None for leaf in leaves
+        ]
+        if len(leaves) >= 2 and 2 * sum(m is not None for m in people) > len(leaves):
+            # "**Martina Kovács**, Operations Director — champion. Wants …": a person a line
+            for leaf, m in zip(leaves, people, strict=True):
+                if m is None:
+                    self._cells("list", leaf.path, keys, (leaf,))
+                    continue
+                said = {k: v.strip() for k, v in m.groupdict().items() if v and v.strip()}
+                self.record(leaf.path, keys, said, dict.fromkeys(said, leaf.path))
+        elif len(leaves) >= 2 and 2 * sum(label is not None for label in labels) >= len(leaves):
             # ``["Revenue: AUD 188.4 million (FY25)", "EBITDA margin: 9.8%"]``: each item is
             # one field, named by its label
             for leaf, label in zip(leaves, labels, strict=True):
@@ -799,6 +823,8 @@ def _roles(fields: dict[str, Leaf]) -> dict[str, Leaf]:
         (k for k, leaf in fields.items() if str(leaf.value).strip().lower() in SEVERITY_RANK),
         None,
     )
+    if severity is None and (said := _severity_said(fields)) is not None:
+        fields, severity = said, "severity"  # "4. Finding A — Two PMSs (severity: critical)"
     kinds = ("person", "finding") if severity is not None else ("person",)
     named = {k: "_".join(lexicon.key_words(k)) for k in fields}  # fullName, "Role in Deal"
     for kind in kinds:
@@ -822,6 +848,26 @@ def _roles(fields: dict[str, Leaf]) -> dict[str, Leaf]:
                 k: v for k, v in fields.items() if k not in taken and k not in renamed
             }
     return fields
+
+
+_SEVERITY_IN = re.compile(r"\s*\(?\bseverity\s*[:=]\s*([a-z]+)\s*\)?", re.IGNORECASE)
+_LABEL_HEAD = re.compile(r"^\s*(?:\d+[.)]\s*)?(?:finding\s+[A-Z0-9]+\s*[—–:-]\s*)?", re.IGNORECASE)
+SEVERITY_IN_CHARS = 200
+"""A heading this short may state a finding's severity inside it."""
+
+
+def _severity_said(fields: dict[str, Leaf]) -> dict[str, Leaf] | None:
+    """A record whose short text field states a severity inside it ("Vet vacancies drive
+    locum cost (severity: high)"): its fields with that text as the title (without the
+    severity and a "4. Finding C —" label) and the severity as a field of its own."""
+    for key, leaf in fields.items():
+        text = leaf.value if isinstance(leaf.value, str) else ""
+        m = _SEVERITY_IN.search(text) if len(text) <= SEVERITY_IN_CHARS else None
+        if m is None or m.group(1).lower() not in SEVERITY_RANK:
+            continue
+        title = _LABEL_HEAD.sub("", _SEVERITY_IN.sub("", text)).strip(" —–-:")
+        return {**fields, key: Leaf(leaf.path, title), "severity": Leaf(leaf.path, m.group(1))}
+    return None
 
 
 def field_key(path: str) -> str:
@@ -870,6 +916,12 @@ def _figure_columns(value: Mapping[str, Any], columns: tuple[str, ...]) -> tuple
 def _is_container(value: Any) -> bool:
     return isinstance(value, (Mapping, list))
 
+
+_PERSON_LINE = re.compile(
+    r"^\s*\**\s*(?P<name>(?:Dr\.?\s+)?[A-Z][\w'’.-]+(?:\s+[A-Z][\w'’.-]+){1,3})\s*\**\s*,"
+    r"\s*(?P<title>[^—–]+?)\s+[—–-]\s+(?P<role>[^.;]+)[.;]?\s*(?P<notes>.*)$"
+)
+"""A person written as a line: ``**Name**, Title — buying role. Notes``."""
 
 INITIALS_VALUE_WORDS = 6
 """A string value of at most this many words may be written by its initials."""

@@ -473,6 +473,8 @@ def finding_claim(item: Item) -> Claim:
     """
     title, severity = item.fields["title"], item.fields["severity"]
     named = " ".join(_words(item.key_of(severity.path)))  # severity, rating, priority
+    if severity.path == title.path:  # "… (severity: high)" inside the title's own text
+        named = "severity"
     return fact(
         f"Finding: {format_value((), title.value)}; "
         f"{format_value((), severity.value).lower()} {named}",

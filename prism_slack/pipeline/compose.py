@@ -106,7 +106,7 @@ def _display(leaf: Leaf, report: Report) -> str:
     typed = report.facts.get(leaf.path)
     if typed is not None and typed.kind.value in _SHOWN and typed.display:
         return typed.display
-    return leaf.render()
+    return leaf.render().replace("**", "")  # a passage's Markdown bold, as a person reads it
 
 
 def _clip(text: str) -> str:
