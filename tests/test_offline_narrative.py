@@ -54,3 +54,20 @@ def test_a_section_whose_heading_states_a_severity_is_a_finding(deps: TurnDeps) 
     assert texts(worries)[0] == "Finding: Two practice-management systems; critical severity."
     assert cited(worries)[0] == "sections[1].heading"
     assert not any("Financial position" in t for t in texts(worries))
+
+
+def test_a_severity_given_in_two_languages_ranks_as_its_english_word(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    report = envelope(
+        "Kranich",
+        Findings=[
+            {"Severity": "mittel / medium", "Title": "Quotes take a week"},
+            {"Severity": "kritisch / critical", "Title": "Dispatch runs on fixed zones"},
+        ],
+    )
+    deps = offline_deps(tmp_path_factory.mktemp("kranich"), {"kranich": report})
+    worries = ask(deps, "kranich", "what should I worry about")
+    assert texts(worries)[0] == (
+        "Finding: Dispatch runs on fixed zones; kritisch / critical severity."
+    )

@@ -287,23 +287,7 @@ def parse_question(text: str, index: ReportIndex, *, names_company: bool = False
                 q.soft[concept] = 1.0
         else:
             q.content[term] = 1.0 if term in specific else index.weight(term)
-    for (said, _, before), (_, held, after) in pairwise(lexicon.term_parts(tokens, question=True)):
-        # "cargo revenue": a noun the report never uses, right before a figure it holds
-        # (or before another such noun: "development pipeline"), says which thing is asked;
-        # a field without it does not answer
-        figure = held in index.measures and held in q.content
-        thing = q.content.get(held, 1.0) < 1.0 and len(after) == 1 and language.noun(after[0])
-        if q.content.get(said, 1.0) < 1.0 and (figure or thing):
-            word = before[0] if len(before) == 1 else ""
-            phrase = " ".join((word, *after))
-            next_to = re.search(rf"\b{re.escape(phrase)}\b", " ".join(tokens))  # not "money in"
-            if next_to and language.noun(word) and not language.verb(word):  # not "get back to"
-                q.content[said] = q.content[held] = 1.0
-                q.unheld += (phrase,)
-    # a named metric ("NPS", "CAC") the report never uses is a figure it does not hold
-    q.unheld += tuple(
-        t.upper() for t in q.content if t in _METRIC_TERMS and t not in index.postings
-    )
+    _mark_unheld(q, tokens, index)
     if _USE_FOR.search(text) and q.soft.get(lexicon.VENDOR):  # "what do they use for X"
         del q.soft[lexicon.VENDOR]
         q.content[lexicon.VENDOR] = 1.0
@@ -1422,6 +1406,26 @@ def _parts(text: str, index: ReportIndex) -> list[Question]:
         out.append(part if pending is None else part.merged(pending))
         pending = None
     return out
+
+
+def _mark_unheld(q: Question, tokens: list[str], index: ReportIndex) -> None:
+    """What ``q`` asks in words the report never uses, so no field answers it whole:
+    a noun right before a figure the report holds ("cargo revenue") or before another such
+    noun ("development pipeline") weighs in full and is named back as absent, and so is a
+    named metric ("NPS") the report never uses."""
+    for (said, _, before), (_, held, after) in pairwise(lexicon.term_parts(tokens, question=True)):
+        figure = held in index.measures and held in q.content
+        thing = q.content.get(held, 1.0) < 1.0 and len(after) == 1 and language.noun(after[0])
+        if q.content.get(said, 1.0) < 1.0 and (figure or thing):
+            word = before[0] if len(before) == 1 else ""
+            phrase = " ".join((word, *after))
+            next_to = re.search(rf"\b{re.escape(phrase)}\b", " ".join(tokens))  # not "money in"
+            if next_to and language.noun(word) and not language.verb(word):  # not "get back to"
+                q.content[said] = q.content[held] = 1.0
+                q.unheld += (phrase,)
+    q.unheld += tuple(
+        t.upper() for t in q.content if t in _METRIC_TERMS and t not in index.postings
+    )
 
 
 def _spelled_out(tokens: list[str], short_keys: frozenset[str]) -> list[str]:

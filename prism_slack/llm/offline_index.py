@@ -107,7 +107,8 @@ class Item:
 
     @property
     def severity_rank(self) -> int:
-        return SEVERITY_RANK.get((self.get("severity") or "").lower(), len(SEVERITY_RANK))
+        word = severity_word(self.get("severity") or "")
+        return SEVERITY_RANK[word] if word is not None else len(SEVERITY_RANK)
 
 
 @dataclass(frozen=True, slots=True)
@@ -819,10 +820,7 @@ def _roles(fields: dict[str, Leaf]) -> dict[str, Leaf]:
     in Deal"``). A person is a record with a name and a
     position or role; a finding, one with a severity word in a field and a headline. Any
     other record keeps its keys."""
-    severity = next(
-        (k for k, leaf in fields.items() if str(leaf.value).strip().lower() in SEVERITY_RANK),
-        None,
-    )
+    severity = next((k for k, leaf in fields.items() if severity_word(leaf.value)), None)
     if severity is None and (said := _severity_said(fields)) is not None:
         fields, severity = said, "severity"  # "4. Finding A — Two PMSs (severity: critical)"
     kinds = ("person", "finding") if severity is not None else ("person",)
@@ -848,6 +846,17 @@ def _roles(fields: dict[str, Leaf]) -> dict[str, Leaf]:
                 k: v for k, v in fields.items() if k not in taken and k not in renamed
             }
     return fields
+
+
+def severity_word(value: Any) -> str | None:
+    """The severity a value states: the word itself, or one of the forms it gives
+    ("kritisch / critical")."""
+    if not isinstance(value, str):
+        return None
+    for part in value.lower().split("/"):
+        if part.strip() in SEVERITY_RANK:
+            return part.strip()
+    return None
 
 
 _SEVERITY_IN = re.compile(r"\s*\(?\bseverity\s*[:=]\s*([a-z]+)\s*\)?", re.IGNORECASE)
