@@ -71,3 +71,19 @@ def test_a_severity_given_in_two_languages_ranks_as_its_english_word(
     assert texts(worries)[0] == (
         "Finding: Dispatch runs on fixed zones; kritisch / critical severity."
     )
+
+
+def test_a_follow_up_for_the_target_reads_the_figure_just_given(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    report = envelope(
+        "Tallowood",
+        operations=[
+            "Production waste: 6.8% of output (FY25), target 4%",
+            "Production planning: 3",
+            "Route planning: Routific",
+        ],
+    )
+    deps = offline_deps(tmp_path_factory.mktemp("tallowood"), {"tallowood": report})
+    target = ask(deps, "tallowood", "what's their waste rate", "and whats the target?")
+    assert texts(target)[0] == "Production waste: 6.8% of output (FY25), target 4%."

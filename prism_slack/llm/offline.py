@@ -462,7 +462,8 @@ class Composer:
         record = self.record_field(q, before)
         if record is not None:  # "since when?" after a stack row: that row's own field
             return self.item_claims(record)[:1]
-        if q.known_content and not q.refers and not q.scale:
+        attribute = concepts.only_figure_attribute(q.text)  # "and the target?": the figure's
+        if q.known_content and not q.refers and not q.scale and not attribute:
             return None  # "and their margin?": a subject of its own
         explained = self.figure_explained(q, before)
         if explained is not None:  # "what does that cost them?" after a rate: the finding

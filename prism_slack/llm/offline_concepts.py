@@ -195,6 +195,17 @@ def only_relative_period(text: str) -> bool:
     return bool(said) and set(said) <= _relative_periods()
 
 
+@cache
+def _figure_attributes() -> frozenset[str]:
+    return frozenset(lexicon.stem(w) for w in _lines("figure_attributes.txt"))
+
+
+def only_figure_attribute(text: str) -> bool:
+    """``text`` asks only for an attribute of the figure just given ("and the target?")."""
+    said = [lexicon.stem(w) for w in lexicon.words(text) if not lexicon.is_stop(w)]
+    return bool(said) and set(said) <= _figure_attributes()
+
+
 def asks_age(text: str) -> bool:
     return concepts().age_asked.found(stems(text))
 
