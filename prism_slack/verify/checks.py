@@ -75,7 +75,7 @@ from prism_slack.verify.attributes import (
 )
 from prism_slack.verify.context import directions
 from prism_slack.verify.counts import list_count
-from prism_slack.verify.derived import derive, in_points, relations_named, years_of
+from prism_slack.verify.derived import derive, in_points, relations_named
 from prism_slack.verify.entities import Name, NameEvidence, find_names, identifier_key
 from prism_slack.verify.index import Container, LeafFacts, VerifierIndex, index_for
 from prism_slack.verify.numbers import MASK, QKind, Quantity, Scan, scan
@@ -91,6 +91,7 @@ from prism_slack.verify.text import (
     spell_initials,
     squash_name,
     squash_text,
+    years_of,
 )
 
 MAX_POINTERS = 8

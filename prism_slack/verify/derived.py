@@ -27,7 +27,6 @@ A relation named next to the figure may use two numbers of one cited value (``mi
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from decimal import Decimal
@@ -38,7 +37,7 @@ from prism_slack.verify import lexicon
 from prism_slack.verify.anchors import candidates, within
 from prism_slack.verify.index import LeafFacts
 from prism_slack.verify.numbers import QKind, Quantity
-from prism_slack.verify.text import list_item
+from prism_slack.verify.text import list_item, years_of
 
 HUNDRED = Decimal(100)
 
@@ -154,12 +153,6 @@ def _periods(leaf: LeafFacts) -> frozenset[str]:
     return years_of(
         " ".join(v.text for v in leaf.quantities if v.from_path and v.kind in _PERIOD_KINDS)
     )
-
-
-def years_of(text: str) -> frozenset[str]:
-    """The years a text names: ``2025``, ``FY2025``, ``FY25``."""
-    found = set(re.findall(r"(?:\b|(?<=fy))((?:19|20)\d{2})\b", text, re.IGNORECASE))
-    return frozenset(found | {f"20{y}" for y in re.findall(r"\bFY\s?'?(\d{2})\b", text, re.I)})
 
 
 def _one_period(periods: Sequence[frozenset[str]], years: frozenset[str]) -> bool:

@@ -39,7 +39,7 @@ from prism_slack.verify.anchors import matches, written_whole
 from prism_slack.verify.context import directions
 from prism_slack.verify.index import LeafFacts
 from prism_slack.verify.numbers import UNITS, QKind, Quantity
-from prism_slack.verify.text import fold, list_item, squash_name
+from prism_slack.verify.text import fold, list_item, squash_name, years_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -1177,12 +1177,6 @@ _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _FILLERS = frozenset({"col", "by", "of", "the", "and", "in", "for", "to", "s"})
 
 
-def _years(text: str) -> set[str]:
-    out = set(re.findall(r"(?:\b|(?<=fy)|(?<=cy))((?:19|20)\d{2})\b", text, re.IGNORECASE))
-    out |= {f"20{y}" for y in re.findall(r"\bFY\s?'?(\d{2})\b", text, re.IGNORECASE)}
-    return out
-
-
 _PART = re.compile(
     r"\b(?:(?P<h>[12])H|H(?P<h2>[12])|Q(?P<q>[1-4]))\s*(?:FY\s?)?'?(?P<y>(?:19|20)?\d{2})\b"
     r"|\b(?P<y0>(?:19|20)\d{2})\s?[-/ ]?\s?(?:H(?P<h3>[12])|Q(?P<q0>[1-4]))\b",
@@ -1240,7 +1234,7 @@ def _passage_period_other(q: Quantity, leaf: LeafFacts, report: Report, text: st
 def _other_period(text: str, held: str) -> bool:
     """Does the claim name a year, or a half or quarter, that ``held`` (a field's period or
     path) names otherwise?"""
-    stated, theirs = _years(text), _years(held)
+    stated, theirs = years_of(text), years_of(held)
     if stated and theirs and not stated & theirs:
         return True
     stated_parts, their_parts = _parts(text), _parts(held)

@@ -71,6 +71,12 @@ PREFIX_LEN = 6
 content count (``conversion``/``converts``, ``membership``/``members``)."""
 
 
+def years_of(text: str) -> frozenset[str]:
+    """The years a text names: ``2025``, ``FY2025``, ``CY2025``, ``FY25``."""
+    found = set(re.findall(r"(?:\b|(?<=fy)|(?<=cy))((?:19|20)\d{2})\b", text, re.IGNORECASE))
+    return frozenset(found | {f"20{y}" for y in re.findall(r"\bFY\s?'?(\d{2})\b", text, re.I)})
+
+
 def prefix(word: str) -> str | None:
     return word[:PREFIX_LEN] if len(word) >= PREFIX_LEN and word.isalpha() else None
 
