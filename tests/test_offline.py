@@ -356,6 +356,7 @@ def test_values_are_worded_verbatim_or_faithfully() -> None:
         (("company", "employees"), 1240, "1,240"),
         (("company", "founded"), 2004, "2004"),
         (("metrics", "last_replatform_year"), 2019, "2019"),
+        (("metrics", "patient_visits_per_year"), 1146000, "1.15M"),
         (("financials", "rule_of_40"), 28.1, "28.1"),
     ],
 )

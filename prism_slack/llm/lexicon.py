@@ -197,7 +197,7 @@ _PARTICLES = wordset("down off away up out back")
 """A phrasal verb's particle, which may follow its object ("turn loads down", "sign it off")."""
 
 
-def _merge_phrases(tokens: list[str]) -> Iterator[tuple[str, tuple[str, ...]]]:
+def merge_phrases(tokens: list[str]) -> Iterator[tuple[str, tuple[str, ...]]]:
     """(term or token, the tokens it was made of). A two-word phrase ending in a particle
     also merges across one word between (``turn loads down`` → ``reject``, ``loads``)."""
     i = 0
@@ -243,7 +243,7 @@ def term_parts(
     ``question``: also read the question-only synonyms ("lose" → churn)."""
     concepts = _QUESTION_CONCEPT if question else _CONCEPT
     out: list[tuple[str, str, tuple[str, ...]]] = []
-    for token, parts in _merge_phrases(expand(tokens)):
+    for token, parts in merge_phrases(expand(tokens)):
         s = token if token in PHRASE_TERMS else stem(token)
         if len(s) < 2 or s in _STOP_STEMS:
             continue

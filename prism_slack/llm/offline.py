@@ -91,6 +91,9 @@ _HOW_DO_I = re.compile(r"\bhow (?:do|should|can|could|would|will) (?:i|we)\b", r
 _SIZE_WORDS = lexicon.wordset("big size sized large larger scale")
 _BEST_WORDS = lexicon.wordset("best highest strongest top")
 _WORST_WORDS = lexicon.wordset("worst lowest weakest bottom")
+_TOP_N = re.compile(r"\btop\s+(?:\d+|two|three|four|five|six|seven|eight|nine|ten)\b", re.I)
+""""top 3 things" with nothing else named: the most important few (the findings), not the
+best score ("top 3 scores" is)."""
 _FIGURE_ASKS = re.compile(
     r"\bhow (?:many|much)\b|%|\bpercent(?:age)?\b|\bnumber of\b|\b(?:rate|ratio)\b\W*$", re.I
 )
@@ -294,7 +297,8 @@ def parse_question(text: str, index: ReportIndex, *, names_company: bool = False
     q.who = bool(raw & {"who", "whom", "whos"})
     known = {t for t, w in q.content.items() if w >= 1.0}
     subject = known - {"score"} - index.scored_terms  # "strongest maturity score": the scores
-    q.best = bool(raw & _BEST_WORDS) and not subject
+    few = not q.content and bool(_TOP_N.search(text))
+    q.best = bool(raw & _BEST_WORDS) and not subject and not few
     q.worst = bool(raw & _WORST_WORDS) and not subject
     # "how big is their book": a size asked of the company in a word no field is named by
     # (only the report's prose says "book"), not of a field ("how big is their sales team")
@@ -487,6 +491,9 @@ class Composer:
         when the previous answer held no figure a finding states, or the field answers."""
         if not q.refers or q.who or q.coaching or not (q.content or q.soft):
             return None
+        records = (r for r in self.index.items if r.kind == "record")
+        if any(set(q.content) & self.record_terms(r) for r in records):
+            return None  # "how much could we save on that": records keep what is asked
         leaves = [i for i in self.items_of(self.part(before)) if i.kind == "leaf"][:1]
         for item in leaves:
             if set(q.content) & _key_terms(item.keys):
@@ -504,6 +511,14 @@ class Composer:
                     ):
                         return [wording.detail_claim(finding, sentence)]
         return None
+
+    @staticmethod
+    def record_terms(record: Item) -> frozenset[str]:
+        """The terms of a record's keys and of its fields' keys (``opportunities``,
+        ``estimated_impact``)."""
+        return _key_terms(record.keys) | frozenset(
+            t for key in record.fields for t in lexicon.terms(lexicon.key_words(key))
+        )
 
     def earlier_point(self, q: Question, before: Question) -> list[Claim] | None:
         """The series the previous answer gave, at the period the follow-up asks for: the
@@ -1448,7 +1463,9 @@ def _spelled_out(tokens: list[str], short_keys: frozenset[str]) -> list[str]:
 
 def _with_previous(q: Question, before: Question) -> Question:
     merged = q.merged(before)
-    merged.content = {**before.content, **q.content}
+    # "how much could we save on that": what the follow-up asks leads, its "that" places it
+    lead = 2.0 if q.refers else 1.0
+    merged.content = {**before.content, **{t: w * lead for t, w in q.content.items()}}
     merged.coaching = q.coaching
     merged.summary = q.summary and not before.content
     merged.who = q.who

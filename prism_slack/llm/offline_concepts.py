@@ -54,7 +54,12 @@ def stems(text: str) -> Stems:
 
 def key_stems(keys: Iterable[str]) -> frozenset[str]:
     """The stems of the words of report keys, in any case style."""
-    return frozenset(lexicon.stem(w) for key in keys for w in lexicon.key_words(key))
+    return frozenset(_key_run(keys))
+
+
+def _key_run(keys: Iterable[str]) -> Stems:
+    """The stems of the words of report keys, in order."""
+    return tuple(lexicon.stem(w) for key in keys for w in lexicon.key_words(key))
 
 
 @dataclass(frozen=True)
@@ -100,7 +105,8 @@ class Measure:
     key: str
     name: str
     asked: Phrases
-    keys: frozenset[str]
+    keys: Phrases
+    """Word runs of a report key that hold it (``csat``, ``top box``), in any case style."""
     part: bool = False
     """The question names the part it asks the measure of ("how much of their business is
     pumps"): a field answers only when its keys hold that part."""
@@ -135,7 +141,7 @@ def _measures() -> tuple[Measure, ...]:
                 key=entry.name.removesuffix(".yaml"),
                 name=str(data["name"]),
                 asked=Phrases.of(data["asked"]),
-                keys=frozenset(lexicon.stem(str(w)) for w in data["keys"]),
+                keys=Phrases(tuple(_key_run([str(k)]) for k in data["keys"])),
                 part=bool(data.get("part", False)),
             )
         )
@@ -286,7 +292,9 @@ def measure_items(index: ReportIndex, measure: Measure, text: str) -> tuple[list
     asked = {s for run in measure.asked.runs for s in run}
     rest = {w for w in said if w not in asked and not lexicon.is_stop(w) and len(w) > 1}
     found = [
-        item for item in index.items if _outside_lists(item) and key_stems(item.keys) & measure.keys
+        item
+        for item in index.items
+        if _outside_lists(item) and measure.keys.found(_key_run(item.keys))
     ]
     found.sort(key=lambda item: (-len(key_stems(item.keys) & rest), item.order))
     if not measure.part or not rest:

@@ -100,7 +100,10 @@ def _said(text: str, correct: Callable[[str], str]) -> list[tuple[str, str]]:
         spelled = lexicon.expand([fixed])
         same = len(spelled) == 1 and lexicon.stem(raw) == lexicon.stem(spelled[0])
         out += [(word, raw if same else word) for word in spelled]
-    return out
+    # a phrase is one word ("hit the site": session), shown as typed
+    shown = dict(reversed(out))
+    merged = lexicon.merge_phrases([word for word, _ in out])
+    return [(term, " ".join(shown[w] for w in parts)) for term, parts in merged]
 
 
 def _lead_end(words: list[str]) -> tuple[int | None, bool]:

@@ -113,8 +113,8 @@ def format_number(keys: tuple[str, ...], value: int | float) -> str:
         return f"-{symbol}{compact(-d)}" if d < 0 else f"{symbol}{compact(d)}"
     if isinstance(value, float) and abs(value) < 1 and _FRACTION_WORDS & set(key):
         return f"{format((d * 100).normalize(), 'f')}%"
-    if "year" in key or "founded" in key:
-        return format(d, "f")
+    if ("year" in key or "founded" in key) and d == d.to_integral() and 1000 <= d < 3000:
+        return format(d, "f")  # a year, not "patient_visits_per_year = 1,146,000"
     unit = field_label(keys).unit or next((_UNIT_KEYS[w] for w in key if w in _UNIT_KEYS), None)
     text = compact(d)
     return f"{text} {unit}" if unit else text

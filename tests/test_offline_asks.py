@@ -1,0 +1,70 @@
+"""How a rep's words reach a field: a phrase read as one word inside a count ask, a
+measure named by a run of a key's words, a follow-up that asks what a record keeps, and a
+count whose key says "per year" shown as a count, not a year."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from offline_support import ask, cited, envelope, offline_deps, texts
+
+from prism_slack.pipeline.turn import TurnDeps
+
+LARKSPUR: dict[str, Any] = envelope(
+    "Larkspur Garden Supply",
+    metrics={
+        "monthly_sessions": 412000,
+        "store_visits_per_year": 1146000,
+        "survey_top_box_pct": 63.5,
+        "churn_rate_pct": 4.1,
+        "founded_year": 1998,
+    },
+    balance_sheet={"total_assets_usd": 84000000},
+    scores={"checkout": 7, "search": 4, "max": 10},
+    findings=[
+        {"title": "Search misses plurals", "severity": "high", "detail": "31% of searches fail."},
+        {"title": "Checkout asks for an account", "severity": "medium", "detail": "Guests leave."},
+    ],
+    opportunities=[
+        {"area": "Loyalty relaunch", "estimated_impact": "Repeat rate from 31% to 38%"},
+        {"area": "Renewal reminders", "estimated_impact": "$1.2M a year in avoided churn"},
+    ],
+)
+
+
+@pytest.fixture
+def deps(tmp_path: Path) -> TurnDeps:
+    return offline_deps(tmp_path, {"larkspur": LARKSPUR})
+
+
+def test_a_phrase_in_a_count_ask_is_one_word(deps: TurnDeps) -> None:
+    result = ask(deps, "larkspur", "how many people hit their website each month")
+    assert texts(result)[0] == "Monthly sessions: 412,000."
+    assert not any("doesn't mention" in t for t in texts(result))
+
+
+def test_a_measure_is_named_by_a_run_of_key_words(deps: TurnDeps) -> None:
+    for question in ("do their customers like them?", "how happy are their customers"):
+        assert cited(ask(deps, "larkspur", question)) == ["metrics.survey_top_box_pct"]
+    assert texts(ask(deps, "larkspur", "how big is the balance sheet")) == ["Total assets: $84M."]
+
+
+def test_top_few_with_nothing_named_are_the_findings(deps: TurnDeps) -> None:
+    assert texts(ask(deps, "larkspur", "top 3 things from the audit"))[0].startswith(
+        "Finding: Search misses plurals"
+    )
+    assert texts(ask(deps, "larkspur", "what are their top 3 scores")) == ["Checkout: 7/10."]
+
+
+def test_a_follow_up_asks_what_a_record_keeps(deps: TurnDeps) -> None:
+    result = ask(deps, "larkspur", "what is their churn rate", "how much could we save on that")
+    assert texts(result)[0].startswith("Renewal reminders (opportunity)")
+
+
+def test_a_count_per_year_is_no_year(deps: TurnDeps) -> None:
+    assert texts(ask(deps, "larkspur", "how many store visits a year")) == [
+        "Store visits a year: 1.15M."
+    ]
+    assert texts(ask(deps, "larkspur", "when were they founded")) == ["Founded year: 1998."]
