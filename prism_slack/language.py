@@ -108,6 +108,32 @@ def stem(word: str) -> str:
     return w
 
 
+_DERIVING = ("ure", "al", "th", "age")
+"""Suffixes that make a noun of a verb and keep its sense (``fail`` → failure, ``approve``
+→ approval, ``grow`` → growth, ``lever`` → leverage); ``-ment``, ``-ation`` and ``-ing``
+are already stripped by ``stem``."""
+_UNDERIVING = ("ure", "th")
+"""Those read back to the verb too (``failure`` → fail); ``-al`` and ``-age`` are not
+(``central`` is no ``center``, ``package`` no ``pack``)."""
+_MIN_DERIVED = 4
+
+
+@lru_cache(maxsize=65536)
+def derived(word: str) -> frozenset[str]:
+    """The stems of the words ``word`` derives from or to by a ``_DERIVING`` suffix: for
+    ``fail``, ``failur``; for ``approval``, ``approv``. Empty for a word under four letters."""
+    w = get_american_spelling(word.lower())
+    if len(w) < _MIN_DERIVED or not w.isalpha():
+        return frozenset()
+    bases = {w.removesuffix("e"), stem(w)}
+    out = {stem(b + suffix) for b in bases for suffix in _DERIVING}
+    for suffix in _UNDERIVING:
+        root = w.removesuffix(suffix)
+        if root != w and len(root) >= _MIN_DERIVED:
+            out |= {stem(root), stem(root + "e")}
+    return frozenset(out - {stem(w)})
+
+
 COMMON_ZIPF = 5.0
 """At or above this Zipf frequency a word is ordinary English (``win``, ``game``,
 ``place``); below it, a word is distinctive (``helene``, ``klaviyo``, ``amplitude``)."""

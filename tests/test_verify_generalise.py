@@ -35,7 +35,7 @@ DATA: dict[str, Any] = {
         "conversion_rate_pct": 2.1,
         "trial_conversion_pct": 3.7,
     },
-    "ops": {"peak_check_in_wait_minutes": 14},
+    "ops": {"peak_check_in_wait_minutes": 14, "first_year_probe_failure_rate": 0.074},
     "money": {"return_on_assets": 0.0064},
     "members": {"age_note": "Members under 30 are a fifth of the base."},
     "findings": [
@@ -190,3 +190,17 @@ def test_a_far_relation_needs_two_cited_fields(report: Report) -> None:
         evidence=["levers[0].value_estimate"],
     )
     assert not verify_claim(claim, report).supported
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("About 7.4% of probes fail in their first year.", "ok"),  # fail: failure
+        ("About 7.4% of probes fail in their second year.", "undecided"),  # no unit word
+        ("About 7.4% of probes break in their first year.", "undecided"),
+    ],
+)
+def test_a_verb_is_found_in_its_noun_and_an_ordinal_is_content(
+    report: Report, text: str, expected: Outcome
+) -> None:
+    assert outcome(report, text, ("ops.first_year_probe_failure_rate",)) == expected

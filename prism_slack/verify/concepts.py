@@ -89,9 +89,10 @@ NOT_CONTENT = (
     | frozenset(lexicon.MONTHS)
     | lexicon.WEEKDAYS
     | frozenset(lexicon.NUMBER_WORDS)
-    | frozenset(UNITS)
+    | (frozenset(UNITS) - frozenset(lexicon.RANK_ORDINALS))
 )
-"""Words that carry no content: stop, direction, month, number and unit words."""
+"""Words that carry no content: stop, direction, month, number and unit words (a unit that
+is also an ordinal, ``second``, is content: "in their second year" is no "first year")."""
 
 
 def is_content(word: str) -> bool:
@@ -140,4 +141,8 @@ class WordSet:
     def has_exactly(self, word: str) -> bool:
         """Is ``word`` here by stem or by its concept (no prefix guess: ``medicare`` is not
         ``medicaid``)?"""
-        return stem(word) in self.stems or bool(all_concepts([word]) & self.concepts)
+        return (
+            stem(word) in self.stems
+            or bool(language.derived(word) & self.stems)
+            or bool(all_concepts([word]) & self.concepts)
+        )
