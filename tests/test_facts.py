@@ -96,6 +96,28 @@ def test_a_rate_above_one_with_no_convention_is_untyped_not_guessed() -> None:
     assert fact.note and "percent or multiple" in fact.note
 
 
+PCT_FRACTIONS = {
+    "Share": {"Pct": 0.47},
+    "Growth": {"Pct": 0.074},
+    "Active": {"Pct": 0.22},
+    "Retention": {"Pct": 0.81},
+}
+
+
+def test_percent_keys_holding_fractions_are_untyped_unless_the_text_says_so() -> None:
+    fact = facts_of(PCT_FRACTIONS).get("Share.Pct")
+    assert fact is not None and fact.kind is FactKind.UNTYPED  # 0.47%, or 47%?
+    said = {
+        **PCT_FRACTIONS,
+        "Findings": [{"Detail": "Direct share fell to 47%; only 22% are active."}],
+    }
+    fact = facts_of(said).get("Share.Pct")
+    assert fact is not None and fact.display == "47%"
+    stored = {**PCT_FRACTIONS, "Note": "Share is 47%, active 22%, growth 0.074%."}
+    fact = facts_of(stored).get("Share.Pct")  # the text writes one as stored: no proof
+    assert fact is not None and fact.kind is FactKind.UNTYPED
+
+
 def test_a_year_keyed_series_knows_its_latest_value_and_direction() -> None:
     facts = facts_of({"ops": {"churn": {"2023": 0.12, "2024": 0.09, "2025": 0.083}}})
     series = facts.get("ops.churn")

@@ -1,6 +1,7 @@
 """How a rep's words reach a field: a phrase read as one word inside a count ask, a
 measure named by a run of a key's words, a follow-up that asks what a record keeps, and a
-count whose key says "per year" shown as a count, not a year."""
+count whose key says "per year" shown as a count, not a year, and the age of a part (its
+fleet) read from its own field, not from the founding year."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ LARKSPUR: dict[str, Any] = envelope(
         "founded_year": 1998,
     },
     balance_sheet={"total_assets_usd": 84000000},
+    fleet={"Vans": 40, "AverageAge": {"Years": 6.2}},
     scores={"checkout": 7, "search": 4, "max": 10},
     findings=[
         {"title": "Search misses plurals", "severity": "high", "detail": "31% of searches fail."},
@@ -68,3 +70,9 @@ def test_a_count_per_year_is_no_year(deps: TurnDeps) -> None:
         "Store visits a year: 1.15M."
     ]
     assert texts(ask(deps, "larkspur", "when were they founded")) == ["Founded year: 1998."]
+
+
+def test_the_age_of_a_part_is_its_field_not_the_founding(deps: TurnDeps) -> None:
+    assert texts(ask(deps, "larkspur", "how old is their fleet")) == ["Average age: 6.2 years."]
+    assert "Average age: 6.2 years." in texts(ask(deps, "larkspur", "vans and avg age?"))
+    assert texts(ask(deps, "larkspur", "how old is the company")) == ["Founded year: 1998."]

@@ -204,3 +204,23 @@ def test_a_verb_is_found_in_its_noun_and_an_ordinal_is_content(
     report: Report, text: str, expected: Outcome
 ) -> None:
     assert outcome(report, text, ("ops.first_year_probe_failure_rate",)) == expected
+
+
+def test_a_quoted_sentence_is_not_failed_by_another_fields_trend() -> None:
+    report = build_report(
+        "q",
+        {
+            "company": {"name": "Quill Air", "aliases": []},
+            "report": {"id": "R-Q", "generated_at": "2026-05-04"},
+            "financials": {"revenue_growth_pct": 7.4},
+            "findings": [
+                {"title": "Direct share", "detail": "Direct bookings fell to 47% of sales."}
+            ],
+            "commercial": {"ChangeVsPriorYear": {"Bps": -180}},
+        },
+    )
+    quote = ("Direct bookings fell to 47% of sales.", ("findings[0].detail",))
+    assert outcome(report, *quote) != "fails"
+    assert outcome(report, "Sales fell 7.4%.", ("findings[0].detail",)) == "fails"
+    keyed = ("Change vs prior year: -180 bps.", ("commercial.ChangeVsPriorYear.Bps",))
+    assert outcome(report, *keyed) == "ok"  # "prior" is the key's own word

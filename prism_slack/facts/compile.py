@@ -147,6 +147,7 @@ def compile_facts(data: Mapping[str, Any]) -> ReportFacts:
         declared_currency or _report_currency(leaves),
         declared_scale,
         percent_fractions=_percent_fractions(leaves),
+        fractions_written=_fractions_written(leaves),
     )
     compiler.unit_legend = _unit_legend(data, leaves)
     compiler.walk_object("", data, _Scope(fractions=compiler.fractions), [])
@@ -163,12 +164,16 @@ class _Compiler:
         scale: float | None,
         *,
         percent_fractions: bool = False,
+        fractions_written: bool = False,
     ) -> None:
         self.fractions = fractions
         self.report_currency = currency
         self.report_scale = scale
         self.percent_fractions = percent_fractions
         """The report's percent keys mostly hold numbers below 1: fractions, perhaps."""
+        self.fractions_written = fractions_written
+        """… and its own text writes them as percents (``Pct: 0.47`` and "fell to 47%"):
+        fractions, proven."""
         self.unit_legend: dict[str, str] = {}
         """Unit codes the report spells out (``uom_codes: {PCT: "percent", …}``)."""
         self.facts: dict[str, TypedFact] = {}
@@ -526,6 +531,8 @@ class _Compiler:
         if key.percent:
             sources["unit"] = Source.KEY
             if self.percent_fractions and 0 < abs(value) < 1:
+                if self.fractions_written:
+                    return quantity(Unit.FRACTION), sources, "percents kept as fractions"
                 return None, sources, f"a percent key holding {display.plain(value)}: fraction?"
             return quantity(Unit.PERCENT), sources, None
         if key.times:
@@ -843,6 +850,29 @@ def _percent_fractions(leaves: Sequence[tuple[str, Any]]) -> bool:
             small += abs(value) < 1
             large += abs(value) >= 1
     return small >= 3 and small >= 0.75 * (small + large)
+
+
+FRACTIONS_WRITTEN = 2
+"""How many of a report's percent-keyed fractions its text must write as percents."""
+
+
+def _fractions_written(leaves: Sequence[tuple[str, Any]]) -> bool:
+    """Does the report's own text write at least ``FRACTIONS_WRITTEN`` of the fractions its
+    percent keys hold as percents (``Pct: 0.776`` and "fell to 77.6%"), and none of them as
+    stored ("0.776%")? Then its percent keys hold fractions, as it says itself."""
+    fractions = {
+        Decimal(str(value))
+        for key, value in leaves
+        if isinstance(value, float) and 0 < abs(value) < 1
+        if set(key_words(key)) & word_set("percent_words")
+    }
+    prose = " ".join(v for _, v in leaves if isinstance(v, str) and "%" in v)
+    if not fractions or not prose:
+        return False
+    written = set(re.findall(r"(?<![\d.])(\d+(?:\.\d+)?)\s?%", prose))
+    as_percent = {f for f in fractions if format((f * 100).normalize(), "f") in written}
+    as_stored = {f for f in fractions if format(f.normalize(), "f") in written}
+    return len(as_percent) >= FRACTIONS_WRITTEN and not as_stored
 
 
 @lru_cache(maxsize=65536)

@@ -867,7 +867,7 @@ class Composer:
             if unheld:  # "how much of their business is consumables": the parts it has
                 return [absent(f"Not in the audit report: {unheld}."), *claims]
             return claims
-        if concepts.asks_age(q.text):
+        if concepts.asks_age(q.text) and not concepts.age_of_a_part(self.index, q.text):
             aged = concepts.age_items(self.index)
             if not aged:
                 return [absent("The report doesn't give the year the company was founded.")]

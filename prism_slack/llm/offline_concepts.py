@@ -216,6 +216,18 @@ def asks_age(text: str) -> bool:
     return concepts().age_asked.found(stems(text))
 
 
+def age_of_a_part(index: ReportIndex, text: str) -> bool:
+    """Does ``text`` ask the age of something a field measures ("avg age" beside
+    ``Fleet.AverageAge``, "how old is the fleet"): a key holding "age" and another word of
+    the question? Then it is that field's, not the company's."""
+    said = {lexicon.stem(w) for w in lexicon.expand(lexicon.words(text)) if not lexicon.is_stop(w)}
+    age = lexicon.stem("age")
+    return any(
+        _outside_lists(item) and age in (held := key_stems(item.keys)) and (held - {age}) & said
+        for item in index.items
+    )
+
+
 def measure_asked(text: str) -> Measure | None:
     """The measure ``text`` asks for in a rep's words (the longest phrase wins), or ``None``."""
     said = stems(text)

@@ -84,6 +84,7 @@ from prism_slack.verify.quantifiers import quantifier_problems
 from prism_slack.verify.ranks import Ranked, rank_findings
 from prism_slack.verify.text import (
     Squashed,
+    fold,
     list_item,
     list_items,
     path_phrases,
@@ -643,8 +644,8 @@ class ClaimContext:
             if (change.value > 0) != (sign > 0):
                 message = f"the claim says it went the other way ({leaf.path} = {change.text})"
                 problems.append(Problem("attribute.trend_of_change", message))
-        if self._series_goes(sign):
-            return problems  # the cited series itself went that way: the claim is about it
+        if self._series_goes(sign) or self._quotes_cited():
+            return problems  # the cited series went that way, or the report says it itself
         for concept in sorted(concepts.measures(tokens)):
             for path, trend in self.index.trends.get(concept, ()):
                 if trend != sign and path not in anchored:
@@ -652,6 +653,15 @@ class ClaimContext:
                     message = f"the claim says {concept} went the other way ({path} = {value})"
                     problems.append(Problem("attribute.trend_of_measure", message))
         return problems
+
+    def _quotes_cited(self) -> bool:
+        """Is the claim a sentence of a cited value, as written? Then another field's
+        trend cannot prove it wrong: the report says it."""
+        said = " ".join(fold(self.claim.text).split()).rstrip(".").lower()
+        return len(said) > 0 and any(
+            said in " ".join(fold(self.index.texts.get(leaf.path, "")).split()).lower()
+            for leaf in self.cited
+        )
 
     @cached_property
     def trend_doubts(self) -> list[Problem]:

@@ -39,7 +39,7 @@ from prism_slack.verify.anchors import matches, written_whole
 from prism_slack.verify.context import directions
 from prism_slack.verify.index import LeafFacts
 from prism_slack.verify.numbers import UNITS, QKind, Quantity
-from prism_slack.verify.text import fold, list_item, squash_name, years_of
+from prism_slack.verify.text import fold, list_item, path_words, squash_name, years_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,7 +190,7 @@ def decide(
             w
             for leaf in cited
             if (value := report.evidence.leaf(leaf.path)) is not None
-            for w in re.findall(r"[a-z]+", fold(f"{value.render()} {leaf.path}").lower())
+            for w in re.findall(r"[a-z]+", fold(f"{value.render()} {_key_text(leaf.path)}").lower())
         }  # the report's own words (``the record`` of a ``record`` column), restated
     if said:
         words = ", ".join(sorted(said))
@@ -993,6 +993,12 @@ def _data(name: str) -> frozenset[str]:
     text = resources.files("prism_slack.data").joinpath("proof").joinpath(f"{name}.txt")
     lines = (line.strip() for line in text.read_text("utf-8").splitlines())
     return frozenset(line for line in lines if line and not line.startswith("#"))
+
+
+def _key_text(path: str) -> str:
+    """A path's keys as words, in any case style (``ChangeVsPriorYear`` → change vs prior
+    year)."""
+    return f"{path} {' '.join(path_words(path))}"
 
 
 def _assertions(text: str) -> set[str]:
