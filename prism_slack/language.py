@@ -120,8 +120,9 @@ _MIN_DERIVED = 4
 
 @lru_cache(maxsize=65536)
 def derived(word: str) -> frozenset[str]:
-    """The stems of the words ``word`` derives from or to by a ``_DERIVING`` suffix: for
-    ``fail``, ``failur``; for ``approval``, ``approv``. Empty for a word under four letters."""
+    """The stems of the words ``word`` derives to by a ``_DERIVING`` suffix, or from by an
+    ``_UNDERIVING`` one: for ``fail``, ``failur``; for ``failure``, ``fail``. Empty for a
+    word under four letters."""
     w = get_american_spelling(word.lower())
     if len(w) < _MIN_DERIVED or not w.isalpha():
         return frozenset()

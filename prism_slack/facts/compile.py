@@ -863,8 +863,9 @@ def _fractions_written(leaves: Sequence[tuple[str, Any]]) -> bool:
     fractions = {
         Decimal(str(value))
         for key, value in leaves
-        if isinstance(value, float) and 0 < abs(value) < 1
-        if set(key_words(key)) & word_set("percent_words")
+        if isinstance(value, float)
+        and 0 < abs(value) < 1
+        and set(key_words(key)) & word_set("percent_words")
     }
     prose = " ".join(v for _, v in leaves if isinstance(v, str) and "%" in v)
     if not fractions or not prose:
