@@ -83,7 +83,7 @@ class Reason(BaseModel):
         return f"{self.check.slug}: {self.message}"
 
 
-Relation = Literal["difference", "complement", "sum", "total", "share", "change", "ratio"]
+Relation = Literal["difference", "complement", "sum", "total", "share", "change", "ratio", "part"]
 
 
 class Derivation(BaseModel):

@@ -224,3 +224,18 @@ def test_a_quoted_sentence_is_not_failed_by_another_fields_trend() -> None:
     assert outcome(report, "Sales fell 7.4%.", ("findings[0].detail",)) == "fails"
     keyed = ("Change vs prior year: -180 bps.", ("commercial.ChangeVsPriorYear.Bps",))
     assert outcome(report, *keyed) == "ok"  # "prior" is the key's own word
+
+
+def test_a_cited_share_of_a_cited_count_is_arithmetic_not_a_failure() -> None:
+    report = build_report(
+        "p",
+        {
+            "company": {"name": "Pell Air", "aliases": []},
+            "report": {"id": "R-P", "generated_at": "2026-05-04"},
+            "loyalty": {"members": 318000, "active_share_pct": 22.0},
+        },
+    )
+    cited = ("loyalty.members", "loyalty.active_share_pct")
+    assert outcome(report, "That's roughly 70,000 active loyalty members.", cited) == "undecided"
+    assert outcome(report, "They have about 70,000 loyalty members.", cited) == "undecided"
+    assert outcome(report, "That's roughly 90,000 active loyalty members.", cited) == "fails"

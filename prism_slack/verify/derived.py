@@ -15,6 +15,9 @@ Relations, each with the words that name it (``lexicon.RELATION_WORDS``):
 - ``change`` — ``(a - b) / b`` as a percentage;
 - ``ratio`` — ``a / b`` as a plain number (``44 MW per wind farm``, ``four times the
   mobile rate``).
+- ``part`` — ``b × p / 100``, a cited share of a cited count or amount (``roughly 70,000
+  active members`` of 318,000 at 22% active), tried whatever the claim's words: the figure
+  is no cited value, so without it a true claim would fail on arithmetic the checks lack.
 
 Operands are read in the claim number's terms (``anchors.candidates``: percent or
 fraction, currency, unit), so ``2.9 s`` and ``2,500 ms`` subtract; a difference or sum
@@ -70,8 +73,9 @@ def derive(
     ``apart``, only from numbers of two different cited fields (no complement); with
     ``points``, a bare figure is a difference of percentages (``in_points``). A share or a
     ratio is of one period's numbers, of the ``years`` the claim names if it names any."""
-    if not relations or not q.numeric or q.kind is QKind.SCORE or q.bound != "eq":
+    if not q.numeric or q.kind is QKind.SCORE or q.bound != "eq":
         return None  # a bound ("above $25,000") is no figure to recompute
+    relations |= {"part"}
     if points and q.kind is QKind.NUMBER and q.unit is None:
         q = replace(q, kind=QKind.PERCENT)  # "7.2 points" of 0.482 and 0.554: percents
     if "change" in relations and q.kind is not QKind.PERCENT:
@@ -108,6 +112,10 @@ def _results(
                 if 0 < x < HUNDRED:
                     yield "complement", HUNDRED - x, [path], f"100 - {_num(x)}"
     for (path_a, a), (path_b, b) in permutations(operands, 2):
+        share = a.value if a.kind is QKind.PERCENT else a.value * HUNDRED if a.fraction else None
+        if "part" in relations and q.kind is b.kind and share is not None and 0 < share < HUNDRED:
+            for y in candidates(q, b) if q.kind in (QKind.NUMBER, QKind.CURRENCY) else ():
+                yield "part", y * share / HUNDRED, [path_a, path_b], f"{_num(y)} × {_num(share)}%"
         alike = a.kind is b.kind and a.currency == b.currency  # not dollars less bids
         for x in candidates(q, a) if alike else ():
             for y in candidates(q, b):

@@ -350,6 +350,13 @@ def _doubt(rule: Rule, message: str) -> Reason:
     return Reason(check=Check.ATTRIBUTE_WARRANT, rule=rule.id, message=message)
 
 
+PART_UNREAD = _doubt(
+    SETTLE_ASSERTION,
+    "a figure recomputed as a cited share of a cited count or amount: which part it is, no "
+    "check reads",
+)
+
+
 def quotes_cited(report: Report, cited: Sequence[LeafFacts], text: str) -> bool:
     """Does the claim quote a cited text of three words or more whole (``Finding:
     Site search returns nothing for more than one query in ten``)? Then a figure in it is
