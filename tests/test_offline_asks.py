@@ -23,6 +23,7 @@ LARKSPUR: dict[str, Any] = envelope(
         "founded_year": 1998,
     },
     balance_sheet={"total_assets_usd": 84000000},
+    financials={"revenue_usd": 52000000},
     fleet={"Vans": 40, "AverageAge": {"Years": 6.2}},
     scores={"checkout": 7, "search": 4, "max": 10},
     findings=[
@@ -76,3 +77,17 @@ def test_the_age_of_a_part_is_its_field_not_the_founding(deps: TurnDeps) -> None
     assert texts(ask(deps, "larkspur", "how old is their fleet")) == ["Average age: 6.2 years."]
     assert "Average age: 6.2 years." in texts(ask(deps, "larkspur", "vans and avg age?"))
     assert texts(ask(deps, "larkspur", "how old is the company")) == ["Founded year: 1998."]
+
+
+def test_an_unheld_rate_and_a_cash_position_are_said_to_be_absent(deps: TurnDeps) -> None:
+    said = texts(ask(deps, "larkspur", "whats their cost per store visit"))
+    assert said[0] == "Not in the audit report: cost per store visit."
+    assert texts(ask(deps, "larkspur", "whats their cash position")) == [
+        "That's not in the audit report."
+    ]
+
+
+def test_group_qualifies_nothing_and_a_summary_audience_is_no_subject(deps: TurnDeps) -> None:
+    assert texts(ask(deps, "larkspur", "whats group revenue")) == ["Revenue: $52M."]
+    said = texts(ask(deps, "larkspur", "3 bullets for my regional manager"))
+    assert said[0].startswith("Finding: Search misses plurals")

@@ -36,7 +36,7 @@ import time
 from dataclasses import dataclass, field, fields, replace
 from decimal import Decimal
 from functools import cache
-from itertools import pairwise
+from itertools import pairwise, takewhile
 from typing import TYPE_CHECKING
 
 from prism_slack import language
@@ -91,6 +91,10 @@ _HOW_DO_I = re.compile(r"\bhow (?:do|should|can|could|would|will) (?:i|we)\b", r
 _SIZE_WORDS = lexicon.wordset("big size sized large larger scale")
 _BEST_WORDS = lexicon.wordset("best highest strongest top")
 _WORST_WORDS = lexicon.wordset("worst lowest weakest bottom")
+_AUDIENCE = re.compile(
+    r"\bfor (?:my|our|your) ((?:[a-z]+ ?){1,3}?)(?=\s+(?:on|about|re)\b|\W*$)", re.I
+)
+"""Whom a summary is for ("3 bullets for my exec sponsor on cvhp")."""
 _TOP_N = re.compile(r"\btop\s+(?:\d+|two|three|four|five|six|seven|eight|nine|ten)\b", re.I)
 """"top 3 things" with nothing else named: the most important few (the findings), not the
 best score ("top 3 scores" is)."""
@@ -290,6 +294,10 @@ def parse_question(text: str, index: ReportIndex, *, names_company: bool = False
                 q.soft[concept] = 1.0
         else:
             q.content[term] = 1.0 if term in specific else index.weight(term)
+    if q.summary:  # "3 bullets for my exec sponsor": who it is for, not what it is about
+        for words in _AUDIENCE.findall(text):
+            for term in lexicon.text_terms(words):
+                q.content.pop(term, None)
     _mark_unheld(q, tokens, index)
     if _USE_FOR.search(text) and q.soft.get(lexicon.VENDOR):  # "what do they use for X"
         del q.soft[lexicon.VENDOR]
@@ -1442,6 +1450,14 @@ def _mark_unheld(q: Question, tokens: list[str], index: ReportIndex) -> None:
     q.unheld += tuple(
         t.upper() for t in q.content if t in _METRIC_TERMS and t not in index.postings
     )
+    for i in range(1, len(tokens) - 1):  # "cost per patient visit": a rate of an unheld noun
+        head = lexicon.terms(tokens[i - 1 : i])
+        if tokens[i] != "per" or not head or q.content.get(head[0], 1.0) >= 1.0:
+            continue
+        if language.noun(tokens[i - 1]):
+            tail = list(takewhile(lambda w: not lexicon.is_stop(w), tokens[i + 1 : i + 4]))
+            q.content[head[0]] = 1.0
+            q.unheld += (" ".join([tokens[i - 1], "per", *tail]),)
 
 
 def _spelled_out(tokens: list[str], short_keys: frozenset[str]) -> list[str]:
