@@ -36,7 +36,7 @@ DATA: dict[str, Any] = {
         "trial_conversion_pct": 3.7,
     },
     "ops": {"peak_check_in_wait_minutes": 14, "first_year_probe_failure_rate": 0.074},
-    "money": {"return_on_assets": 0.0064},
+    "money": {"return_on_assets": 0.0064, "delinquency_90_days_pct": 0.38},
     "members": {"age_note": "Members under 30 are a fifth of the base."},
     "findings": [
         {
@@ -239,3 +239,9 @@ def test_a_cited_share_of_a_cited_count_is_arithmetic_not_a_failure() -> None:
     assert outcome(report, "That's roughly 70,000 active loyalty members.", cited) == "undecided"
     assert outcome(report, "They have about 70,000 loyalty members.", cited) == "undecided"
     assert outcome(report, "That's roughly 90,000 active loyalty members.", cited) == "fails"
+
+
+def test_a_measured_figure_a_key_writes_names_the_field(report: Report) -> None:
+    cited = ("money.delinquency_90_days_pct",)
+    assert outcome(report, "90-day delinquency sits at 0.38%.", cited) == "ok"
+    assert outcome(report, "60-day delinquency sits at 0.38%.", cited) != "ok"

@@ -210,10 +210,12 @@ def in_key(q: Quantity, near: Sequence[str], cited: Sequence[LeafFacts]) -> Leaf
     within ``KEY_REACH`` of ``q``) holds another word of that key."""
     own = _KEY_TOKEN.findall(q.text.lower())
     plain = q.kind is QKind.NUMBER and q.unit is None and q.currency is None
-    if not own or not (plain or q.kind in (QKind.DATE, QKind.RECORD)):
+    measured = q.kind is QKind.NUMBER and q.unit is not None  # ``90-day`` of ``…_90_DAYS``
+    if not own or not (plain or measured or q.kind in (QKind.DATE, QKind.RECORD)):
         return None  # a percent or an amount is a value (``top 10 … 10%``), never a key
+    own = [stem(t) for t in own] if measured else own
     for leaf in cited:
-        key = key_tokens(leaf.path)
+        key = [stem(t) for t in key_tokens(leaf.path)] if measured else key_tokens(leaf.path)
         others = {t for t in key if t.isalpha() and t not in own}
         whole = all(t in key for t in own) or "".join(own) in key  # 2007 - 08: 200708_season
         if whole and others & set(near):
