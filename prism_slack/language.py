@@ -205,6 +205,12 @@ def light(word: str) -> bool:
     )
 
 
+def lemmas(word: str) -> frozenset[str]:
+    """Every lemma lemminflect's dictionary gives ``word`` (``spent`` → spend, ``grew`` →
+    grow, ``children`` → child)."""
+    return frozenset(lemma for forms in _lemmas(word).values() for lemma in forms)
+
+
 def verb_lemmas(word: str) -> tuple[str, ...]:
     """The verbs ``word`` is a form of (``began`` → ``begin``)."""
     return _lemmas(word).get("VERB", ())

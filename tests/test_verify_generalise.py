@@ -21,7 +21,14 @@ DATA: dict[str, Any] = {
     "channels": {"sales_pct": {"store": 40.0, "web": 35.0, "phone": 25.0}},
     "scores": {"max": 5, "checkout": 4.5, "search": 2.0},
     "levers": [{"title": "Lift conversion", "value_estimate": "conversion 2.0% -> 2.5%"}],
-    "stakeholders": [{"name": "Temi Oyelaran", "title": "Head of Digital"}],
+    "stakeholders": [
+        {
+            "name": "Temi Oyelaran",
+            "title": "Head of Digital",
+            "needs": "Payback inside 18 months",
+        }
+    ],
+    "it": {"spend_gbp_millions": 2.4},
     "costs": {"ota_commission_gbp_millions": 3.1},
     "performance": {
         "adr_gbp": 278.0,
@@ -245,3 +252,18 @@ def test_a_measured_figure_a_key_writes_names_the_field(report: Report) -> None:
     cited = ("money.delinquency_90_days_pct",)
     assert outcome(report, "90-day delinquency sits at 0.38%.", cited) == "ok"
     assert outcome(report, "60-day delinquency sits at 0.38%.", cited) != "ok"
+
+
+@pytest.mark.parametrize(
+    ("text", "evidence", "expected"),
+    [
+        ("They spent £2.4m on IT.", ("it.spend_gbp_millions",), True),  # spent: spend
+        ("They spent £2.4m on marketing.", ("it.spend_gbp_millions",), False),
+        ("Temi Oyelaran wants payback inside 18 months.", ("stakeholders[0].needs",), True),
+        ("Temi Oyelaran wants a discount inside 18 months.", ("stakeholders[0].needs",), False),
+    ],
+)  # fmt: skip
+def test_a_word_is_found_by_its_lemma_and_its_looser_group(
+    report: Report, text: str, evidence: tuple[str, ...], expected: bool
+) -> None:
+    assert (outcome(report, text, evidence) == "ok") is expected

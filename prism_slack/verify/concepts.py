@@ -144,5 +144,6 @@ class WordSet:
         return (
             stem(word) in self.stems
             or bool(language.derived(word) & self.stems)
+            or any(stem(lemma) in self.stems for lemma in language.lemmas(word))
             or bool(all_concepts([word]) & self.concepts)
         )
