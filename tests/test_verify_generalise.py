@@ -267,3 +267,17 @@ def test_a_word_is_found_by_its_lemma_and_its_looser_group(
     report: Report, text: str, evidence: tuple[str, ...], expected: bool
 ) -> None:
     assert (outcome(report, text, evidence) == "ok") is expected
+
+
+def test_a_place_and_its_adjective_name_each_other() -> None:
+    report = build_report(
+        "s",
+        {
+            "company": {"name": "Storm Hold", "aliases": []},
+            "report": {"id": "R-S", "generated_at": "2026-05-04"},
+            "segments": [{"entity": "Sweden", "revenue_sek_millions": 412}],
+        },
+    )
+    cited = ("segments[0]",)
+    assert outcome(report, "Swedish revenue is SEK 412 million.", cited) == "ok"
+    assert outcome(report, "Swiss revenue is SEK 412 million.", cited) != "ok"

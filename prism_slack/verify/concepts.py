@@ -145,5 +145,28 @@ class WordSet:
             stem(word) in self.stems
             or bool(language.derived(word) & self.stems)
             or any(stem(lemma) in self.stems for lemma in language.lemmas(word))
+            or any(s[:3] == word[:3] and same_place(word, s) for s in self.stems)
             or bool(all_concepts([word]) & self.concepts)
         )
+
+
+PLACE_ROOT = 4
+PLACE_TAIL = 3
+
+
+@lru_cache(maxsize=65536)
+def same_place(a: str, b: str) -> bool:
+    """Is one of two words the place the other is an adjective of (``canadian`` and
+    ``canada``, ``swedish`` and ``sweden``, ``japanese`` and ``japan``)? They share a root of
+    ``PLACE_ROOT`` letters or more, one ends in a ``lexicon.DEMONYM_SUFFIXES`` ending after
+    it, and the other at most ``PLACE_TAIL`` letters after it."""
+    a, b = a.lower(), b.lower()
+    return a[:3] == b[:3] and a != b and (_place_of(a, b) or _place_of(b, a))
+
+
+def _place_of(adjective: str, place: str) -> bool:
+    for suffix in lexicon.DEMONYM_SUFFIXES:
+        root = adjective.removesuffix(suffix)
+        if root != adjective and len(root) >= PLACE_ROOT:
+            return place.startswith(root) and len(place) - len(root) <= PLACE_TAIL
+    return False

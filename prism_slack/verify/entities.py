@@ -117,6 +117,8 @@ class NameEvidence:
             return True
         if len(parts) == 1 and _ACRONYM.fullmatch(last):
             return self.abbreviates(squashed)
+        if len(parts) == 1 and self.places(squashed):
+            return True
         cut = next((i for i, p in enumerate(parts[:-1]) if _POSSESSIVE.search(p.text)), None)
         return (
             cut is not None
@@ -126,6 +128,12 @@ class NameEvidence:
 
     def contains(self, squashed: str) -> bool:
         return squashed in self.units or any(t.contains(squashed) for t in self.texts)
+
+    def places(self, word: str) -> bool:
+        """Is ``word`` a place's adjective of an evidence word, or the place of one
+        (``canadian`` and ``canada``: ``concepts.same_place``)?"""
+        held = {text.text[a:b] for text in self.texts for a, b in pairwise(sorted(text.bounds))}
+        return any(concepts.same_place(word, t) for t in held)
 
     def abbreviates(self, key: str, *, skip_and: bool = False) -> bool:
         """Is ``key`` the initials of two or more consecutive words of one evidence text,
