@@ -281,3 +281,19 @@ def test_a_place_and_its_adjective_name_each_other() -> None:
     cited = ("segments[0]",)
     assert outcome(report, "Swedish revenue is SEK 412 million.", cited) == "ok"
     assert outcome(report, "Swiss revenue is SEK 412 million.", cited) != "ok"
+
+
+def test_a_figure_given_to_the_wrong_year_fails_only_on_proof() -> None:
+    report = build_report(
+        "y",
+        {
+            "company": {"name": "Yarrow Air", "aliases": []},
+            "report": {"id": "R-Y", "generated_at": "2026-05-04"},
+            "loadFactor": {"2023": "76.8%", "2024": "79.1%", "2025": "80.3%"},
+        },
+    )
+    cited = ("loadFactor",)
+    assert outcome(report, "Load factor was 79.1% in 2025.", cited) == "fails"
+    assert outcome(report, "Load factor was 80.3% in 2025.", cited) == "ok"
+    assert outcome(report, "Load factor improved to 80.3% in 2025, from 79.1%.", cited) != "fails"
+    assert outcome(report, "Load factor has been above 79.1% since 2024.", cited) != "fails"

@@ -33,11 +33,11 @@ from prism_slack.facts.model import AGAINST, FactKind, Series, Source, TypedFact
 from prism_slack.facts.model import Quantity as FactQuantity
 from prism_slack.facts.words import duration_unit, key_words, labelled
 from prism_slack.reports.model import Report
-from prism_slack.verdict import Check, Reason
+from prism_slack.verdict import Check, Problem, Reason
 from prism_slack.verify import lexicon
 from prism_slack.verify.anchors import matches, written_whole
 from prism_slack.verify.context import directions
-from prism_slack.verify.index import LeafFacts
+from prism_slack.verify.index import LeafFacts, index_for
 from prism_slack.verify.numbers import UNITS, QKind, Quantity
 from prism_slack.verify.text import fold, list_item, path_words, squash_name, years_of
 
@@ -213,6 +213,10 @@ def decide(
             continue
         else:
             rule = _unbound(q, report, cited, claim_text)
+        swapped = rule is SETTLE_PERIOD and _swapped_period(q, report, cited, found, claim_text)
+        if swapped:  # proof: the series' own value for the year the claim names differs
+            problem = Problem("attribute.period_swapped", swapped)
+            return [Reason(check=Check.ATTRIBUTE_WARRANT, rule=problem.rule, message=swapped)], []
         if rule is not None:
             doubts.append(_doubt(rule, f"'{q.text}': {rule.doc}"))
     if _direction_unshown(report, cited, claim_text):
@@ -236,6 +240,46 @@ def decide(
     if crossed:
         doubts.append(_doubt(SETTLE_LINK, f"'{crossed}': {SETTLE_LINK.doc}"))
     return kept, doubts
+
+
+def _swapped_period(
+    q: Quantity, report: Report, cited: Sequence[LeafFacts], found: Sequence[Quantity], text: str
+) -> str | None:
+    """Proof that a claim gives a series' figure to the wrong year: the claim states one
+    figure and names one year for it (``Load factor was 79.1% in 2025``), the figure is a
+    cited series' value for another period, and the series' own value for that year, read
+    and typed, is not the figure. ``None`` when any of that is not so."""
+    figures = [f for f in found if f.numeric and not f.from_path and not f.year_like]
+    years = years_of(text)
+    if len(figures) != 1 or len(years) != 1 or _parts(text):
+        return None
+    [year] = years
+    before = re.findall(rf"([a-z]+)\W+(?:fy\s?'?)?(?:{year}|{year[2:]})\b", text.lower())
+    if set(before) & lexicon.YEAR_AWAY_WORDS:  # "up since 2023": no year of the figure
+        return None
+    index = index_for(report)
+    for leaf in cited:
+        if not any(matches(q, v) for v in leaf.quantities if not v.from_path):
+            continue
+        series = _series_holding(report, leaf.path)
+        at = [p for p in series.points if years_of(p.period) == {year}] if series else []
+        if len(at) != 1 or leaf.path.startswith(at[0].path):
+            continue
+        held = index.leaves.get(at[0].path)
+        if held is None or not held.quantities:
+            continue
+        if not any(matches(q, v) for v in held.quantities if not v.from_path):
+            return f"'{q.text}' is not {at[0].path}, the series' {at[0].period} value"
+    return None
+
+
+def _series_holding(report: Report, path: str) -> Series | None:
+    """The series one of whose points is ``path`` (or holds it)."""
+    for fact in report.facts.series.values():
+        points = fact.series.points if fact.series is not None else []
+        if any(path == p.path or path.startswith((f"{p.path}.", f"{p.path}[")) for p in points):
+            return fact.series
+    return None
 
 
 def _scale_below_zero(report: Report, cited: Sequence[LeafFacts]) -> bool:
