@@ -25,6 +25,13 @@ LARKSPUR: dict[str, Any] = envelope(
     balance_sheet={"total_assets_usd": 84000000},
     financials={"revenue_usd": 52000000},
     fleet={"Vans": 40, "AverageAge": {"Years": 6.2}},
+    stakeholders=[
+        {
+            "name": "Ida Moss",
+            "title": "CFO",
+            "notes": "Requires payback inside 18 months and fuel costs to be hedged.",
+        }
+    ],
     scores={"checkout": 7, "search": 4, "max": 10},
     findings=[
         {"title": "Search misses plurals", "severity": "high", "detail": "31% of searches fail."},
@@ -91,3 +98,9 @@ def test_group_qualifies_nothing_and_a_summary_audience_is_no_subject(deps: Turn
     assert texts(ask(deps, "larkspur", "whats group revenue")) == ["Revenue: $52M."]
     said = texts(ask(deps, "larkspur", "3 bullets for my regional manager"))
     assert said[0].startswith("Finding: Search misses plurals")
+
+
+def test_a_percent_asked_and_not_held_is_said_to_be_absent(deps: TurnDeps) -> None:
+    said = texts(ask(deps, "larkspur", "what % of fuel do they hedge"))
+    assert said[0] == "That's not in the audit report."
+    assert any("hedged" in t for t in said[1:])  # the near fact, offered as such

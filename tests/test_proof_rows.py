@@ -75,7 +75,7 @@ SETTLED, UNDECIDED, FAILED = Status.SETTLED, Status.UNDECIDED, Status.FAILED
         ("Tuition income was NZD 38.7m in FY2024.", ["Finance[0]", "Finance[1]"], "fact",
          SETTLED),
         ("Tuition income was NZD 38.7m in FY2025.", ["Finance[0]", "Finance[1]"], "fact",
-         UNDECIDED),
+         FAILED),  # FY2025's row holds 41.2: the year's own value, proved
         # a row's label names its value: the claim names another row's label
         ("They use Orrery for timetabling.", ["Systems[0]", "Systems[1]"], "fact", SETTLED),
         ("They run Orrery for payroll service.", ["Systems[0]", "Systems[1]"], "fact",
@@ -90,7 +90,7 @@ SETTLED, UNDECIDED, FAILED = Status.SETTLED, Status.UNDECIDED, Status.FAILED
         ("Ana Ruiz, the CFO, is our champion.", ["board.rows[0]", "board.rows[1]"], "fact",
          FAILED),
         ("Tuition income was NZD 41.2m in FY2025.", ["results.rows[0]"], "fact", SETTLED),
-        ("Tuition income was NZD 41.2m in FY2024.", ["results.rows[0]"], "fact", UNDECIDED),
+        ("Tuition income was NZD 41.2m in FY2024.", ["results.rows[0]"], "fact", FAILED),
         # an abbreviated key and an ampersand's words
         ("Revenue grew 6.5% year on year.", ['Headline["Rev. growth (YoY)"]'], "fact",
          SETTLED),

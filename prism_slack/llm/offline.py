@@ -95,6 +95,8 @@ _AUDIENCE = re.compile(
     r"\bfor (?:my|our|your) ((?:[a-z]+ ?){1,3}?)(?=\s+(?:on|about|re)\b|\W*$)", re.I
 )
 """Whom a summary is for ("3 bullets for my exec sponsor on cvhp")."""
+_PERCENT_ASK = re.compile(r"%|\bpercent(?:age)?\b|\bwhat share\b", re.I)
+_PERCENT = re.compile(r"\d\s?%|\bpercent\b", re.I)
 _TOP_N = re.compile(r"\btop\s+(?:\d+|two|three|four|five|six|seven|eight|nine|ten)\b", re.I)
 """"top 3 things" with nothing else named: the most important few (the findings), not the
 best score ("top 3 scores" is)."""
@@ -740,6 +742,8 @@ class Composer:
         counted = [c for c in claims if not (q.counts and self.scored_claim(c))]
         if q.wants_figure and not any(_has_figure(c) for c in counted):
             return [absent(), *claims[:NEARBY]]  # a score does not say how many
+        if _PERCENT_ASK.search(q.text) and not any(_PERCENT.search(c.text) for c in counted):
+            return [absent(), *claims[:NEARBY]]  # "what % of fuel do they hedge": no share
         if _MONEY_ASK.search(q.text) and not any(map(self.is_money, self.items_of(claims))):
             # "EBITDA in dollars" where only the margin is kept: the near fact, as such
             return [_named(absent(), q.text), *claims[:NEARBY]]
@@ -1450,9 +1454,9 @@ def _mark_unheld(q: Question, tokens: list[str], index: ReportIndex) -> None:
     q.unheld += tuple(
         t.upper() for t in q.content if t in _METRIC_TERMS and t not in index.postings
     )
-    for i in range(1, len(tokens) - 1):  # "cost per patient visit": a rate of an unheld noun
+    for i in range(1, len(tokens) - 1):  # "cost per patient visit": a rate no key names
         head = lexicon.terms(tokens[i - 1 : i])
-        if tokens[i] != "per" or not head or q.content.get(head[0], 1.0) >= 1.0:
+        if tokens[i] != "per" or not head or head[0] in index.key_terms:
             continue
         if language.noun(tokens[i - 1]):
             tail = list(takewhile(lambda w: not lexicon.is_stop(w), tokens[i + 1 : i + 4]))
