@@ -297,3 +297,25 @@ def test_a_figure_given_to_the_wrong_year_fails_only_on_proof() -> None:
     assert outcome(report, "Load factor was 80.3% in 2025.", cited) == "ok"
     assert outcome(report, "Load factor improved to 80.3% in 2025, from 79.1%.", cited) != "fails"
     assert outcome(report, "Load factor has been above 79.1% since 2024.", cited) != "fails"
+
+
+def test_power_and_energy_convert_by_their_si_prefix() -> None:
+    report = build_report(
+        "w",
+        {
+            "company": {"name": "Windle Power", "aliases": []},
+            "report": {"id": "R-W", "generated_at": "2026-05-04"},
+            "facts": [
+                {"concept": "NetGeneration", "value": "1538", "unitRef": "GWh"},
+                {"concept": "InstalledCapacity", "value": "612", "unitRef": "MW"},
+            ],
+            "sites": {"windFarms": 14},
+        },
+    )
+    generation, capacity = ("facts[0]",), ("facts[1]",)
+    assert outcome(report, "Net generation was about 1.5 TWh.", generation) != "fails"
+    assert outcome(report, "Net generation was about 1.9 TWh.", generation) == "fails"
+    assert outcome(report, "They generated about 1.5 GWh last year.", generation) == "fails"
+    assert outcome(report, "Installed capacity is 612 MW.", capacity) == "ok"
+    per_farm = ("facts[1]", "sites.windFarms")
+    assert outcome(report, "That is about 44 MW of capacity per wind farm.", per_farm) != "fails"

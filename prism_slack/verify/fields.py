@@ -19,6 +19,7 @@ from prism_slack.verify.numbers import Scan, scan
 from prism_slack.verify.quantity import (
     _PATH_UNITS,
     CURRENCIES,
+    MEASURED_UNITS,
     UNITS,
     DatePoint,
     Direction,
@@ -66,6 +67,8 @@ def field_hints(path: str, fact: TypedFact | None = None) -> FieldHints:
         return replace(hints, percent=False, fraction=False, currency=None, unit=None,
                        magnitude=None, basis_points=False)  # fmt: skip
     duration = q.measure if q.unit is Unit.DURATION and q.measure in _PATH_UNITS else None
+    if duration is None and q.measure is not None and unit_key(q.measure) in MEASURED_UNITS:
+        duration = unit_key(q.measure)  # ``{value: 612, unit: "MW"}``: power, energy
     return replace(
         hints,
         percent=q.unit in (Unit.PERCENT, Unit.BASIS_POINTS),
@@ -206,12 +209,12 @@ def _value_quantities(
         return tuple(number_quantities(Decimal(repr(typed.value)), value, hints))
     if (
         typed is not None
-        and typed.unit is Unit.DURATION
-        and typed.measure in UNITS
+        and typed.measure is not None
+        and unit_key(typed.measure) in UNITS
         and len(found) == 1
         and found[0].kind is QKind.NUMBER
         and found[0].unit is None
-    ):  # ``6 business days``: the unit a word apart
+    ):  # ``6 business days``: the unit a word apart; ``{value: "1538", unitRef: "GWh"}``
         return (replace(found[0], unit=unit_key(typed.measure)),)
     if len(found) == 1 and found[0].kind is QKind.NUMBER and found[0].unit is None:
         only = found[0]

@@ -152,7 +152,7 @@ _NUMBER = re.compile(
         percentage\s+points?|bps|basis\s+points?)(?![A-Za-z]))?
     (?:\s?(?P<cur_suf>CODES|dollars?|euros?)(?![A-Za-z]))?
     (?:[\s-]?(?:(?:working|business|calendar|school|trading)\s)?(?P<unit>ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|d|
-        days?|weeks?|months?|years?|x|times|KB|MB|GB|TB|PB)(?![A-Za-z0-9])
+        days?|weeks?|months?|years?|x|times|KB|MB|GB|TB|PB|[kMGT]Wh|[kMG]W)(?![A-Za-z0-9])
         (?![\s-]+(?:on|over)[\s-]+(?:year|quarter|month|week|day)\b))?  # "3.6% year on year"
     (?P<ord>st|nd|rd|th)?(?![A-Za-z])
     """.replace("CODES", "|".join(CURRENCY_CODES)),

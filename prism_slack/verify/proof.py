@@ -39,6 +39,7 @@ from prism_slack.verify.anchors import matches, written_whole
 from prism_slack.verify.context import directions
 from prism_slack.verify.index import LeafFacts, index_for
 from prism_slack.verify.numbers import UNITS, QKind, Quantity
+from prism_slack.verify.quantity import MEASURED_UNITS
 from prism_slack.verify.text import fold, list_item, path_words, squash_name, years_of
 
 
@@ -153,6 +154,8 @@ _COMPARABLE = {
     "date": {"date"},
     "score": {"score", "percent", "number"},
     "number": {"number", "money", "percent", "score"},
+    "power": {"power"},
+    "energy": {"energy"},
 }
 """A claim figure of each kind, and the cited kinds that could prove it wrong."""
 
@@ -471,6 +474,8 @@ _VAGUE = r"(?:early|late|middle|spring|summer|autumn|fall|winter|end|start|begin
 """Words for a part of a year the date grammar does not read (it reads ``mid-2026``)."""
 _VAGUE_DATE = re.compile(rf"\b{_VAGUE}\b", re.I)
 _SPANS = r"(?:decades?|centur(?:y|ies)|years?|quarters?|months?|weeks?|days?)"
+_DEICTIC = r"(?:last|next|this|that|previous|prior|same)"
+"""Words that make ``year`` a period named ("1.5 GWh last year"), not a span counted."""
 
 
 def _beyond(  # noqa: PLR0917
@@ -509,7 +514,7 @@ def _beyond(  # noqa: PLR0917
         or any(_dimension(v) == "duration" for v in leaf.quantities)
         for f, leaf in zip(facts, cited, strict=True)
     )
-    spans = re.search(rf"{figure}\s+(?:\w+\s+)?{_SPANS}\b", text, re.I) or (
+    spans = re.search(rf"{figure}\s+(?:(?!{_DEICTIC}\b)\w+\s+)?{_SPANS}\b", text, re.I) or (
         not durations and re.search(rf"\b{_SPANS}$", said, re.I)  # "two quarters" of dates
     )
     if dated and spans:
@@ -719,6 +724,8 @@ def _dimension(q: Quantity) -> str:
         return "percent"
     if q.kind is QKind.SCORE:
         return "score"
+    if q.unit in MEASURED_UNITS:
+        return UNITS[q.unit][0]  # "1.9 TWh": energy
     if q.unit is not None and not (q.unit == "s" and q.text.endswith("0s")):  # Under-20s
         return "duration"
     return "number"
@@ -728,7 +735,11 @@ def _dimensions(fact: TypedFact | None, leaf: LeafFacts) -> set[str]:
     if fact is None:
         return set()
     if fact.kind is FactKind.QUANTITY and fact.quantity is not None:
-        return {_UNIT_DIMENSION[fact.quantity.unit]} | ({"date"} if fact.period else set())
+        measure = (fact.quantity.measure or "").lower()
+        measured = {UNITS[measure][0]} if measure in MEASURED_UNITS else set()  # ``unitRef: GWh``
+        return {_UNIT_DIMENSION[fact.quantity.unit], *measured} | (
+            {"date"} if fact.period else set()
+        )
     if fact.kind is FactKind.DATE:
         return {"date"}
     if fact.kind is FactKind.NOT_GIVEN:  # read, and holds no figure of any kind (a period

@@ -192,8 +192,16 @@ UNITS: dict[str, tuple[str, Decimal]] = {
     "kb": ("bytes", Decimal(10**3)), "mb": ("bytes", Decimal(10**6)),
     "gb": ("bytes", Decimal(10**9)), "tb": ("bytes", Decimal(10**12)),
     "pb": ("bytes", Decimal(10**15)),
+    # power and energy with their SI prefix: "1,538 GWh" is "about 1.5 TWh"
+    "kw": ("power", Decimal(10**3)), "mw": ("power", Decimal(10**6)),
+    "gw": ("power", Decimal(10**9)),
+    "kwh": ("energy", Decimal(10**3)), "mwh": ("energy", Decimal(10**6)),
+    "gwh": ("energy", Decimal(10**9)), "twh": ("energy", Decimal(10**12)),
 }  # fmt: skip
 """Unit → (dimension, factor to the dimension's base). Units of one dimension convert."""
+MEASURED_UNITS = frozenset(u for u, (dim, _) in UNITS.items() if dim in ("power", "energy"))
+"""Units of power and energy (``MW``, ``GWh``), which a typed fact's measure may give a bare
+number (``unitRef: "GWh"``)."""
 
 _PATH_UNITS = frozenset(
     {"ms", "s", "sec", "secs", "seconds", "min", "mins", "minutes", "h", "hr", "hrs", "hours",
