@@ -216,10 +216,11 @@ def decide(
             continue
         else:
             rule = _unbound(q, report, cited, claim_text)
-        swapped = rule is SETTLE_PERIOD and _swapped_period(q, report, cited, found, claim_text)
-        if swapped:  # proof: the series' own value for the year the claim names differs
-            problem = Problem("attribute.period_swapped", swapped)
-            return [Reason(check=Check.ATTRIBUTE_WARRANT, rule=problem.rule, message=swapped)], []
+        if rule is SETTLE_PERIOD:  # proof: the series' own value for the year named differs
+            swapped = _swapped_period(q, report, cited, found, claim_text)
+            if swapped is not None:
+                problem = Problem("attribute.period_swapped", swapped)
+                return [Reason(check=Check.ATTRIBUTE_WARRANT, **problem._asdict())], []
         if rule is not None:
             doubts.append(_doubt(rule, f"'{q.text}': {rule.doc}"))
     if _direction_unshown(report, cited, claim_text):
