@@ -213,12 +213,19 @@ def test_a_verb_is_found_in_its_noun_and_an_ordinal_is_content(
     assert outcome(report, text, ("ops.first_year_probe_failure_rate",)) == expected
 
 
+def _small(name: str, data: dict[str, Any]) -> Report:
+    """A report of ``data`` for the company ``name``."""
+    envelope = {
+        "company": {"name": name, "aliases": []},
+        "report": {"id": "R-1", "generated_at": "2026-05-04"},
+    }
+    return build_report(name.split(maxsplit=1)[0].lower(), {**envelope, **data})
+
+
 def test_a_quoted_sentence_is_not_failed_by_another_fields_trend() -> None:
-    report = build_report(
-        "q",
+    report = _small(
+        "Quill Air",
         {
-            "company": {"name": "Quill Air", "aliases": []},
-            "report": {"id": "R-Q", "generated_at": "2026-05-04"},
             "financials": {"revenue_growth_pct": 7.4},
             "findings": [
                 {"title": "Direct share", "detail": "Direct bookings fell to 47% of sales."}
@@ -234,11 +241,9 @@ def test_a_quoted_sentence_is_not_failed_by_another_fields_trend() -> None:
 
 
 def test_a_cited_share_of_a_cited_count_is_arithmetic_not_a_failure() -> None:
-    report = build_report(
-        "p",
+    report = _small(
+        "Pell Air",
         {
-            "company": {"name": "Pell Air", "aliases": []},
-            "report": {"id": "R-P", "generated_at": "2026-05-04"},
             "loyalty": {"members": 318000, "active_share_pct": 22.0},
         },
     )
@@ -270,11 +275,9 @@ def test_a_word_is_found_by_its_lemma_and_its_looser_group(
 
 
 def test_a_place_and_its_adjective_name_each_other() -> None:
-    report = build_report(
-        "s",
+    report = _small(
+        "Storm Hold",
         {
-            "company": {"name": "Storm Hold", "aliases": []},
-            "report": {"id": "R-S", "generated_at": "2026-05-04"},
             "segments": [{"entity": "Sweden", "revenue_sek_millions": 412}],
         },
     )
@@ -284,11 +287,9 @@ def test_a_place_and_its_adjective_name_each_other() -> None:
 
 
 def test_a_figure_given_to_the_wrong_year_fails_only_on_proof() -> None:
-    report = build_report(
-        "y",
+    report = _small(
+        "Yarrow Air",
         {
-            "company": {"name": "Yarrow Air", "aliases": []},
-            "report": {"id": "R-Y", "generated_at": "2026-05-04"},
             "loadFactor": {"2023": "76.8%", "2024": "79.1%", "2025": "80.3%"},
         },
     )
@@ -300,11 +301,9 @@ def test_a_figure_given_to_the_wrong_year_fails_only_on_proof() -> None:
 
 
 def test_power_and_energy_convert_by_their_si_prefix() -> None:
-    report = build_report(
-        "w",
+    report = _small(
+        "Windle Power",
         {
-            "company": {"name": "Windle Power", "aliases": []},
-            "report": {"id": "R-W", "generated_at": "2026-05-04"},
             "facts": [
                 {"concept": "NetGeneration", "value": "1538", "unitRef": "GWh"},
                 {"concept": "InstalledCapacity", "value": "612", "unitRef": "MW"},
