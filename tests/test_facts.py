@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from prism_slack.facts import FactKind, Source, Unit, compile_facts
+from prism_slack.facts import FactKind, Source, Unit, compile_facts, display
 
 ENVELOPE: dict[str, Any] = {
     "company": {"name": "Acme", "aliases": []},
@@ -214,3 +214,18 @@ def test_a_year_under_a_period_key_is_a_year_not_a_count() -> None:
     as_of = facts.get("rows[0].asOf")
     assert as_of is not None and as_of.display == "2026"
     assert as_of.quantity is not None and as_of.quantity.unit.value == "year"
+
+
+@pytest.mark.parametrize(
+    ("written", "said"),
+    [
+        ("2025-04-01 to 2026-03-31", "the year to 31 March 2026"),
+        ("2024-01-01 to 2024-12-31", "2024"),
+        ("2025-01-01 to 2025-06-30", "1 January 2025 to 30 June 2025"),
+        ("2026-03-31", "31 March 2026"),
+        ("FY2025", "FY2025"),
+        ("2025-13-01 to 2026-03-31", "2025-13-01 to 2026-03-31"),  # no day: as written
+    ],
+)
+def test_a_period_is_said_as_a_rep_says_it(written: str, said: str) -> None:
+    assert display.period(written) == said

@@ -104,3 +104,23 @@ def test_a_percent_asked_and_not_held_is_said_to_be_absent(deps: TurnDeps) -> No
     said = texts(ask(deps, "larkspur", "what % of fuel do they hedge"))
     assert said[0] == "That's not in the audit report."
     assert any("hedged" in t for t in said[1:])  # the near fact, offered as such
+
+
+def test_a_period_of_days_is_said_in_words(tmp_path: Path) -> None:
+    fact = {"concept": "Revenue", "unitRef": "GBP", "decimals": -5}
+    data = envelope(
+        "Windle Power",
+        facts=[
+            {**fact, "value": "148600000", "period": {"start": "2025-04-01", "end": "2026-03-31"}},
+            {**fact, "value": "131900000", "period": {"start": "2024-04-01", "end": "2025-03-31"}},
+            {"concept": "InstalledCapacity", "value": "612", "unitRef": "MW",
+             "period": {"instant": "2026-03-31"}},
+        ],
+    )  # fmt: skip
+    deps = offline_deps(tmp_path, {"windle": data})
+    assert texts(ask(deps, "windle", "whats their revenue")) == [
+        "Revenue: £148.6M in the year to 31 March 2026, from £131.9M in the year to 31 March 2025."
+    ]
+    assert texts(ask(deps, "windle", "installed capacity?")) == [
+        "Installed capacity: 612 MW as of 31 March 2026."
+    ]

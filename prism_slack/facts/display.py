@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import math
+import re
 from decimal import Decimal
 
 from prism_slack.facts.model import Quantity, Unit, When
@@ -76,3 +78,39 @@ def when(w: When, written: str) -> str:
     if w.granularity.value == "month":
         return f"{_MONTHS[w.start.month - 1]} {w.start.year}"
     return written.strip()
+
+
+_ISO_DAY = r"(\d{4})-(\d{2})-(\d{2})"
+_ISO_RANGE = re.compile(rf"{_ISO_DAY}\s+to\s+{_ISO_DAY}")
+_ISO_ONE = re.compile(_ISO_DAY)
+
+
+def period(text: str) -> str:
+    """A period as a rep says it: ``2025-04-01 to 2026-03-31`` → "the year to 31 March
+    2026" (a year), else "1 April 2025 to 31 March 2026"; ``2026-03-31`` → "31 March 2026";
+    any other period as written."""
+    found = _ISO_RANGE.fullmatch(text.strip())
+    if found is not None:
+        start, end = _day(*found.groups()[:3]), _day(*found.groups()[3:])
+        if start is None or end is None:
+            return text
+        after = end + dt.timedelta(days=1)
+        if (start.month, start.day) == (after.month, after.day) and after.year - start.year == 1:
+            if (start.month, start.day) == (1, 1):
+                return str(start.year)  # a calendar year
+            return f"the year to {_spoken(end)}"
+        return f"{_spoken(start)} to {_spoken(end)}"
+    one = _ISO_ONE.fullmatch(text.strip())
+    day = _day(*one.groups()) if one is not None else None
+    return _spoken(day) if day is not None else text
+
+
+def _day(year: str, month: str, day: str) -> dt.date | None:
+    try:
+        return dt.date(int(year), int(month), int(day))
+    except ValueError:
+        return None
+
+
+def _spoken(day: dt.date) -> str:
+    return f"{day.day} {_MONTHS[day.month - 1]} {day.year}"

@@ -266,11 +266,11 @@ def shown(
 
         asked = [p for p in typed.series.points if _names_period(p.period, periods)]
         if asked:  # "digital order share 2023 vs 2025": the periods asked, in order
-            return "; ".join(f"{quantity(p.quantity)} in {p.period}" for p in asked)
+            return "; ".join(f"{quantity(p.quantity)} {_period_phrase(p.period)}" for p in asked)
         latest, before = typed.series.points[-1], typed.series.points[-2]
         return (
-            f"{quantity(latest.quantity)} in {latest.period}, "
-            f"from {quantity(before.quantity)} in {before.period}"
+            f"{quantity(latest.quantity)} {_period_phrase(latest.period)}, "
+            f"from {quantity(before.quantity)} {_period_phrase(before.period)}"
         )
     if typed is not None and typed.kind.value == "untyped" and is_number(leaf.value):
         return typed.display  # read no unit: the number as stored ("0.768"), none guessed
@@ -437,13 +437,17 @@ _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 def _period_phrase(period: str) -> str:
     """A period as said after a value: "in FY25", "at 30 June 2025" (it brings its own
-    preposition), "as of 2025-09-30" (a day), "(FY2024/25 average)" (a period with words
-    of its own)."""
+    preposition), "as of 30 September 2025" (a day), "in the year to 31 March 2026" (a
+    range of days), "(FY2024/25 average)" (a period with words of its own)."""
+    from prism_slack.facts.display import period as spoken  # the facts package imports verify
+
     words = period.split()
     if words and words[0].lower() in _PERIOD_LEAD:
         return period
     if _DAY.fullmatch(period.strip()):
-        return f"as of {period}"  # a day: "as of 2025-09-30", not "in 2025-09-30"
+        return f"as of {spoken(period)}"  # a day: "as of 30 September 2025", not "in …"
+    if spoken(period) != period:
+        return f"in {spoken(period)}"  # "in the year to 31 March 2026", not "in 2025-04-01 to …"
     if _PLAIN_PERIOD.fullmatch(period.strip()) or not any(ch.isdigit() for ch in period):
         return f"in {period}"
     return f"({period})" if len(words) > 1 else f"in {period}"
