@@ -106,7 +106,7 @@ def test_a_percent_asked_and_not_held_is_said_to_be_absent(deps: TurnDeps) -> No
     assert any("hedged" in t for t in said[1:])  # the near fact, offered as such
 
 
-def test_a_period_of_days_is_said_in_words(tmp_path: Path) -> None:
+def test_a_period_of_days_is_said_in_words_and_a_part_with_its_figure(tmp_path: Path) -> None:
     fact = {"concept": "Revenue", "unitRef": "GBP", "decimals": -5}
     data = envelope(
         "Windle Power",
@@ -115,11 +115,15 @@ def test_a_period_of_days_is_said_in_words(tmp_path: Path) -> None:
             {**fact, "value": "131900000", "period": {"start": "2024-04-01", "end": "2025-03-31"}},
             {"concept": "InstalledCapacity", "value": "612", "unitRef": "MW",
              "period": {"instant": "2026-03-31"}},
+            {"concept": "Revenue", "value": "412", "scale": 6, "unitRef": "SEK",
+             "dimensions": {"LegalEntity": "Windle Vind AB"},
+             "period": {"start": "2025-04-01", "end": "2026-03-31"}},
         ],
     )  # fmt: skip
     deps = offline_deps(tmp_path, {"windle": data})
     assert texts(ask(deps, "windle", "whats their revenue")) == [
-        "Revenue: £148.6M in the year to 31 March 2026, from £131.9M in the year to 31 March 2025."
+        "Revenue: £148.6M in the year to 31 March 2026, from £131.9M in the year to 31 March 2025.",
+        "Revenue (Windle Vind AB): 412M SEK in the year to 31 March 2026.",  # its part, said
     ]
     assert texts(ask(deps, "windle", "installed capacity?")) == [
         "Installed capacity: 612 MW as of 31 March 2026."

@@ -335,11 +335,8 @@ class _Builder:
     def part_of(self, row: Mapping[str, Any], label: str) -> str | None:
         """The part of the business a row's figure is of, as the row writes it, when rows
         of other parts hold a figure of the same name (``revenue`` of ``BRA-CARGO``)."""
-        for key, value in row.items():
-            if "_".join(lexicon.key_words(str(key))) in QUALIFIER_KEYS and isinstance(value, str):
-                part = value.strip()
-                return part if len(self.parts.get(label, ())) > 1 else None
-        return None
+        part = _qualifier(row)
+        return part if part is not None and len(self.parts.get(label, ())) > 1 else None
 
     def add(self, item: Item, strengths: _Strengths, names: frozenset[str]) -> None:
         i = len(self.items)
@@ -1135,7 +1132,7 @@ def _row_value_key(rest: Mapping[str, Any], facts: ReportFacts, path: str) -> st
 
 def _parts(data: Mapping[str, Any]) -> dict[str, set[str]]:
     """Each name a row gives its figure (``metric: revenue``) → the parts of the business
-    (``entity``, ``segment``) rows give it for."""
+    (``entity``, ``segment``) rows give it for, ``""`` for a row of the whole business."""
     out: dict[str, set[str]] = {}
     stack: list[Any] = [data]
     while stack:
@@ -1144,12 +1141,22 @@ def _parts(data: Mapping[str, Any]) -> dict[str, set[str]]:
             stack += node
         elif isinstance(node, Mapping):
             fields = {"_".join(lexicon.key_words(str(k))): v for k, v in node.items()}
-            part = next((v for k, v in fields.items() if k in QUALIFIER_KEYS), None)
             label = next((v for k, v in fields.items() if k in ROW_LABEL_KEYS), None)
-            if isinstance(part, str) and isinstance(label, str):
-                out.setdefault(label.strip(), set()).add(part.strip())
+            if isinstance(label, str):  # a row of no part is the whole business's: ""
+                out.setdefault(label.strip(), set()).add(_qualifier(node) or "")
             stack += list(node.values())
     return out
+
+
+def _qualifier(row: Mapping[str, Any]) -> str | None:
+    """The part of the business a row's figure is of: a qualifier field of the row, or of a
+    mapping it holds (XBRL's ``dimensions: {LegalEntity: …}``)."""
+    nested = [v for v in row.values() if isinstance(v, Mapping)]
+    for fields in (row, *nested):
+        for key, value in fields.items():
+            if "_".join(lexicon.key_words(str(key))) in QUALIFIER_KEYS and isinstance(value, str):
+                return value.strip()
+    return None
 
 
 def index_for(report: Report) -> ReportIndex:
