@@ -220,7 +220,7 @@ def test_a_year_under_a_period_key_is_a_year_not_a_count() -> None:
     ("written", "said"),
     [
         ("2025-04-01 to 2026-03-31", "the year to 31 March 2026"),
-        ("2024-01-01 to 2024-12-31", "2024"),
+        ("2024-01-01 to 2024-12-31", "the year to 31 December 2024"),
         ("2025-01-01 to 2025-06-30", "1 January 2025 to 30 June 2025"),
         ("2026-03-31", "31 March 2026"),
         ("FY2025", "FY2025"),

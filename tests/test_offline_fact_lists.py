@@ -61,7 +61,7 @@ def quillon(tmp_path_factory: pytest.TempPathFactory) -> TurnDeps:
 
 def test_a_fact_is_answered_by_its_concept(quillon: TurnDeps) -> None:
     crew = ask(quillon, "quillon", "how much deck crew do they have")
-    assert texts(crew)[0] == "Deck crew: 344 FTE as of 2025-12-31."
+    assert texts(crew)[0] == "Deck crew: 344 FTE as of 31 December 2025."
     assert cited(crew)[:2] == ["facts[5].value", "facts[5].concept"]
 
 

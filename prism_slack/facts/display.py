@@ -87,8 +87,8 @@ _ISO_ONE = re.compile(_ISO_DAY)
 
 def period(text: str) -> str:
     """A period as a rep says it: ``2025-04-01 to 2026-03-31`` → "the year to 31 March
-    2026" (a year), else "1 April 2025 to 31 March 2026"; ``2026-03-31`` → "31 March 2026";
-    any other period as written."""
+    2026" (a year, calendar or fiscal), else "1 April 2025 to 31 March 2026"; ``2026-03-31``
+    → "31 March 2026"; any other period as written."""
     found = _ISO_RANGE.fullmatch(text.strip())
     if found is not None:
         start, end = _day(*found.groups()[:3]), _day(*found.groups()[3:])
@@ -96,8 +96,6 @@ def period(text: str) -> str:
             return text
         after = end + dt.timedelta(days=1)
         if (start.month, start.day) == (after.month, after.day) and after.year - start.year == 1:
-            if (start.month, start.day) == (1, 1):
-                return str(start.year)  # a calendar year
             return f"the year to {_spoken(end)}"
         return f"{_spoken(start)} to {_spoken(end)}"
     one = _ISO_ONE.fullmatch(text.strip())
