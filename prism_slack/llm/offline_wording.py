@@ -266,11 +266,11 @@ def shown(
 
         asked = [p for p in typed.series.points if _names_period(p.period, periods)]
         if asked:  # "digital order share 2023 vs 2025": the periods asked, in order
-            return "; ".join(f"{quantity(p.quantity)} {_period_phrase(p.period)}" for p in asked)
+            return "; ".join(f"{quantity(p.quantity)} {_in_period(p.period)}" for p in asked)
         latest, before = typed.series.points[-1], typed.series.points[-2]
         return (
-            f"{quantity(latest.quantity)} {_period_phrase(latest.period)}, "
-            f"from {quantity(before.quantity)} {_period_phrase(before.period)}"
+            f"{quantity(latest.quantity)} {_in_period(latest.period)}, "
+            f"from {quantity(before.quantity)} {_in_period(before.period)}"
         )
     if typed is not None and typed.kind.value == "untyped" and is_number(leaf.value):
         return typed.display  # read no unit: the number as stored ("0.768"), none guessed
@@ -433,6 +433,14 @@ _PLAIN_PERIOD = re.compile(r"(?:FY|CY|[QH][1-4]|[12]H)?\s?'?\d{2,4}(?:[/-]\d{2,4
 
 
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def _in_period(period: str) -> str:
+    """A series point's period after its value: "in GJ 2025", "in the year to 31 March
+    2026", "as of 31 March 2026" (a day)."""
+    from prism_slack.facts.display import period as spoken  # the facts package imports verify
+
+    return f"as of {spoken(period)}" if _DAY.fullmatch(period.strip()) else f"in {spoken(period)}"
 
 
 def _period_phrase(period: str) -> str:
