@@ -502,7 +502,7 @@ class Composer:
         if not q.refers or q.who or q.coaching or not (q.content or q.soft):
             return None
         records = (r for r in self.index.items if r.kind == "record")
-        if any(set(q.content) & self.record_terms(r) for r in records):
+        if any(set(q.content) & _record_terms(r) for r in records):
             return None  # "how much could we save on that": records keep what is asked
         leaves = [i for i in self.items_of(self.part(before)) if i.kind == "leaf"][:1]
         for item in leaves:
@@ -521,14 +521,6 @@ class Composer:
                     ):
                         return [wording.detail_claim(finding, sentence)]
         return None
-
-    @staticmethod
-    def record_terms(record: Item) -> frozenset[str]:
-        """The terms of a record's keys and of its fields' keys (``opportunities``,
-        ``estimated_impact``)."""
-        return _key_terms(record.keys) | frozenset(
-            t for key in record.fields for t in lexicon.terms(lexicon.key_words(key))
-        )
 
     def earlier_point(self, q: Question, before: Question) -> list[Claim] | None:
         """The series the previous answer gave, at the period the follow-up asks for: the
@@ -1497,6 +1489,12 @@ def _with_previous(q: Question, before: Question) -> Question:
 def _key_terms(keys: tuple[str, ...]) -> frozenset[str]:
     """The terms of every key of a path (``performance.revenue.total`` → revenue, total)."""
     return frozenset(t for key in keys for t in lexicon.terms(lexicon.key_words(key)))
+
+
+def _record_terms(record: Item) -> frozenset[str]:
+    """The terms of a record's keys and of its fields' keys (``opportunities``,
+    ``estimated_impact``)."""
+    return _key_terms(record.keys) | _key_terms(tuple(record.fields))
 
 
 def _coaching_anchor(hits: list[Hit]) -> Item:

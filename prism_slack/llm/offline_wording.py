@@ -452,10 +452,8 @@ def _period_phrase(period: str) -> str:
     words = period.split()
     if words and words[0].lower() in _PERIOD_LEAD:
         return period
-    if _DAY.fullmatch(period.strip()):
-        return f"as of {spoken(period)}"  # a day: "as of 30 September 2025", not "in …"
-    if spoken(period) != period:
-        return f"in {spoken(period)}"  # "in the year to 31 March 2026", not "in 2025-04-01 to …"
+    if spoken(period) != period:  # a day or a range of days, said in words
+        return _in_period(period)
     if _PLAIN_PERIOD.fullmatch(period.strip()) or not any(ch.isdigit() for ch in period):
         return f"in {period}"
     return f"({period})" if len(words) > 1 else f"in {period}"

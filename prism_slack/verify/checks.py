@@ -84,7 +84,6 @@ from prism_slack.verify.quantifiers import quantifier_problems
 from prism_slack.verify.ranks import Ranked, rank_findings
 from prism_slack.verify.text import (
     Squashed,
-    fold,
     list_item,
     list_items,
     path_phrases,
@@ -644,7 +643,9 @@ class ClaimContext:
             if (change.value > 0) != (sign > 0):
                 message = f"the claim says it went the other way ({leaf.path} = {change.text})"
                 problems.append(Problem("attribute.trend_of_change", message))
-        if self._series_goes(sign) or self._quotes_cited():
+        if self._series_goes(sign) or proof.said_in_cited(
+            self.evidence, self.cited, self.claim.text
+        ):
             return problems  # the cited series went that way, or the report says it itself
         for concept in sorted(concepts.measures(tokens)):
             for path, trend in self.index.trends.get(concept, ()):
@@ -653,15 +654,6 @@ class ClaimContext:
                     message = f"the claim says {concept} went the other way ({path} = {value})"
                     problems.append(Problem("attribute.trend_of_measure", message))
         return problems
-
-    def _quotes_cited(self) -> bool:
-        """Is the claim a sentence of a cited value, as written? Then another field's
-        trend cannot prove it wrong: the report says it."""
-        said = " ".join(fold(self.claim.text).split()).rstrip(".").lower()
-        return len(said) > 0 and any(
-            said in " ".join(fold(self.index.texts.get(leaf.path, "")).split()).lower()
-            for leaf in self.cited
-        )
 
     @cached_property
     def trend_doubts(self) -> list[Problem]:

@@ -145,8 +145,8 @@ class WordSet:
             stem(word) in self.stems
             or bool(language.derived(word) & self.stems)
             or any(stem(lemma) in self.stems for lemma in language.lemmas(word))
-            or any(s[:3] == word[:3] and same_place(word, s) for s in self.stems)
             or bool(all_concepts([word]) & self.concepts)
+            or any(s[:3] == word[:3] and same_place(word, s) for s in self.stems)  # last: a scan
         )
 
 

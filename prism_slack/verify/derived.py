@@ -125,7 +125,7 @@ def _results(
                 if "sum" in relations and path_a < path_b:
                     yield "sum", x + y, pair, f"{_num(x)} + {_num(y)}"
         plain = q.kind is QKind.NUMBER and (q.unit is None or (a.unit == q.unit and not b.unit))
-        if "ratio" in relations and plain and 0 < b.value < a.value:  # "44 MW per wind farm"
+        if "ratio" in relations and plain and 0 < b.value < a.value:
             # "44 MW per wind farm" (612 / 14), "four times the mobile rate"
             shown = f"{_num(a.value)} / {_num(b.value)}"
             yield "ratio", a.value / b.value, [path_a, path_b], shown

@@ -66,9 +66,9 @@ def field_hints(path: str, fact: TypedFact | None = None) -> FieldHints:
     if q is None:  # untyped: a plain number, no unit guessed
         return replace(hints, percent=False, fraction=False, currency=None, unit=None,
                        magnitude=None, basis_points=False)  # fmt: skip
-    duration = q.measure if q.unit is Unit.DURATION and q.measure in _PATH_UNITS else None
-    if duration is None and q.measure is not None and unit_key(q.measure) in MEASURED_UNITS:
-        duration = unit_key(q.measure)  # ``{value: 612, unit: "MW"}``: power, energy
+    unit = q.measure if q.unit is Unit.DURATION and q.measure in _PATH_UNITS else None
+    if unit is None and q.measure is not None and unit_key(q.measure) in MEASURED_UNITS:
+        unit = unit_key(q.measure)  # ``{value: 612, unit: "MW"}``: power, energy
     return replace(
         hints,
         percent=q.unit in (Unit.PERCENT, Unit.BASIS_POINTS),
@@ -77,7 +77,7 @@ def field_hints(path: str, fact: TypedFact | None = None) -> FieldHints:
         ratio=q.unit is Unit.RATIO,
         against=q.unit is Unit.RATIO and fact.note == AGAINST,
         currency=q.currency if q.unit is Unit.CURRENCY else None,
-        unit=duration,
+        unit=unit,
         magnitude=Decimal(repr(q.scale)).normalize() if q.scale != 1 else None,
     )
 

@@ -29,6 +29,7 @@ from importlib import resources
 from wordfreq import zipf_frequency
 
 from prism_slack import language
+from prism_slack.evidence import EvidenceMap
 from prism_slack.facts.model import AGAINST, FactKind, Series, Source, TypedFact, Unit
 from prism_slack.facts.model import Quantity as FactQuantity
 from prism_slack.facts.words import duration_unit, key_words, labelled
@@ -403,6 +404,18 @@ PART_UNREAD = _doubt(
     "a figure recomputed as a cited share of a cited count or amount: which part it is, no "
     "check reads",
 )
+
+
+def said_in_cited(evidence: EvidenceMap, cited: Sequence[LeafFacts], text: str) -> bool:
+    """The other way round: is the claim, as written, part of a cited text (a sentence of
+    a finding's detail)? Then another field's trend cannot prove it wrong: the report says
+    it."""
+    claim = _plain_words(text)
+    return bool(claim) and any(
+        isinstance(stored.value, str) and f" {claim} " in f" {_plain_words(stored.value)} "
+        for leaf in cited
+        if (stored := evidence.leaf(leaf.path)) is not None
+    )
 
 
 def quotes_cited(report: Report, cited: Sequence[LeafFacts], text: str) -> bool:
